@@ -1,0 +1,69 @@
+// Opens the database: PostgreSQL when a URL is given, otherwise embedded PGlite in a directory.
+// Both speak the same SQL, so one schema, one set of migrations and the same raw queries serve both.
+import { mkdirSync } from 'node:fs';
+import { PrismaClient } from './generated/client/client.ts';
+import { applyMigrations, type SqlRunner } from './migrate.ts';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'postgresql' | 'pglite';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgresql://… ; when absent, PGlite is used. */
+  url?: string;
+  /** PGlite data directory; `memory://` keeps everything in memory (tests). */
+  dataDir?: string;
+  log?: (line: string) => void;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const log = options.log ?? (() => {});
+  if (options.url) return openPostgres(options.url, log, options.poolSize);
+  return openPglite(options.dataDir ?? './data', log);
+}
+
+async function openPostgres(url: string, log: (line: string) => void, poolSize = 10): Promise<Database> {
+  const pg = (await import('pg')).default;
+  const { PrismaPg } = await import('@prisma/adapter-pg');
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  try {
+    const runner: SqlRunner = {
+      exec: async (sql) => { await setup.query(sql); },
+      query: async (sql, params) => (await setup.query(sql, params as unknown[])).rows,
+    };
+    await applyMigrations(runner, log);
+  } finally {
+    await setup.end();
+  }
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    kind: 'postgresql',
+    close: async () => { await prisma.$disconnect(); await pool.end().catch(() => {}); },
+  };
+}
+
+async function openPglite(dataDir: string, log: (line: string) => void): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const runner: SqlRunner = {
+    exec: async (sql) => { await client.exec(sql); },
+    query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any[],
+  };
+  await applyMigrations(runner, log);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  return {
+    prisma,
+    kind: 'pglite',
+    close: async () => { await prisma.$disconnect(); await client.close(); },
+  };
+}
