@@ -1,0 +1,64 @@
+// Resolves who is calling: the realm from the request's host, the user from HTTP Basic credentials
+// (`email:api_key`). Shared by GraphQL over HTTP, GraphQL over WebSocket and the REST facade.
+import type { Db } from '../../prisma/database.ts';
+import type { Realm, User } from '../../prisma/generated/client/client.ts';
+import type { Config } from '../../server/config.ts';
+import {
+  InvalidApiKeyError, RealmDeactivatedError, RealmNotFoundError, UserDeactivatedError, BadRequestError,
+} from '../errors.ts';
+
+/** The realm's string ID for a host: "" for the root domain (or a bare IP), else the subdomain. */
+export function subdomainForHost(host: string | undefined, config: Config): string {
+  const name = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  const root = config.rootDomain;
+  if (!name || name === root || /^[\d.]+$/.test(name) || name.includes(':')) return '';
+  if (name.endsWith(`.${root}`)) return name.slice(0, -(root.length + 1));
+  // Hosts outside the configured domain (a proxy's name, 127.0.0.1 aliases) serve the root realm.
+  return '';
+}
+
+export async function realmForHost(db: Db, host: string | undefined, config: Config): Promise<Realm> {
+  const realm = await db.realm.findUnique({ where: { stringId: subdomainForHost(host, config) } });
+  if (!realm) throw new RealmNotFoundError();
+  return realm;
+}
+
+export interface BasicCredentials {
+  email: string;
+  apiKey: string;
+}
+
+export function parseBasicAuth(header: string | null | undefined): BasicCredentials | null {
+  if (!header) return null;
+  const match = /^Basic\s+(.+)$/i.exec(header.trim());
+  if (!match) return null;
+  let decoded: string;
+  try {
+    decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  } catch {
+    return null;
+  }
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
+}
+
+/**
+ * The user the credentials name, in the realm the host names. One indexed lookup by API key;
+ * the email must match too, so a leaked key alone is not enough.
+ */
+export async function authenticate(db: Db, realm: Realm, credentials: BasicCredentials): Promise<User> {
+  const user = await db.user.findUnique({ where: { apiKey: credentials.apiKey } });
+  if (!user || user.email.toLowerCase() !== credentials.email.toLowerCase()) throw new InvalidApiKeyError();
+  if (user.realmId !== realm.id) throw new BadRequestError('Account is not associated with this subdomain');
+  if (realm.deactivated) throw new RealmDeactivatedError();
+  if (!user.isActive) throw new UserDeactivatedError();
+  return user;
+}
+
+/** Zulip reports the sending client from the User-Agent's product name (e.g. "ZulipMobile"). */
+export function clientNameFromUserAgent(userAgent: string | null | undefined): string {
+  if (!userAgent) return 'API';
+  const product = /^([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
+  return product ? product.slice(0, 30) : 'API';
+}

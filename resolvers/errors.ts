@@ -1,0 +1,140 @@
+// The one error hierarchy of the domain. Every rule the server enforces throws one of these; the
+// GraphQL layer exposes `code`, `httpStatus` and `extra` as error extensions (schema/errors.ts) and the
+// REST facade turns them into Zulip's `{"result":"error","msg","code",...extra}` (rest-facade/errors.ts).
+// Modelled on Zulip's JsonableError: a class per code, the HTTP status beside it.
+
+export class ParleyError extends Error {
+  readonly code: string = 'BAD_REQUEST';
+  readonly httpStatus: number = 400;
+  readonly extra: Record<string, unknown>;
+
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.extra = extra;
+  }
+}
+
+/** A general invalid request (Zulip's BAD_REQUEST). */
+export class BadRequestError extends ParleyError {}
+
+export class MissingArgumentError extends ParleyError {
+  override readonly code = 'REQUEST_VARIABLE_MISSING';
+  constructor(readonly argument: string) {
+    super(`Missing '${argument}' argument`, { var_name: argument });
+  }
+}
+
+export class InvalidArgumentError extends ParleyError {
+  override readonly code = 'REQUEST_VARIABLE_INVALID';
+  constructor(readonly argument: string, message = `Invalid ${argument}`) {
+    super(message, { var_name: argument });
+  }
+}
+
+export class NotLoggedInError extends ParleyError {
+  override readonly code = 'UNAUTHORIZED';
+  override readonly httpStatus = 401;
+  constructor() {
+    super('Not logged in: API authentication or user session required');
+  }
+}
+
+export class InvalidApiKeyError extends ParleyError {
+  override readonly code = 'INVALID_API_KEY';
+  override readonly httpStatus = 401;
+  constructor() {
+    super('Invalid API key');
+  }
+}
+
+export class UserDeactivatedError extends ParleyError {
+  override readonly code = 'USER_DEACTIVATED';
+  override readonly httpStatus = 401;
+  constructor() {
+    super('Account is deactivated');
+  }
+}
+
+export class RealmDeactivatedError extends ParleyError {
+  override readonly code = 'REALM_DEACTIVATED';
+  override readonly httpStatus = 401;
+  constructor() {
+    super('This organization has been deactivated');
+  }
+}
+
+/** Wrong email or password on fetch_api_key (Zulip answers 401 with this code). */
+export class AuthenticationFailedError extends ParleyError {
+  override readonly code = 'AUTHENTICATION_FAILED';
+  override readonly httpStatus = 401;
+  constructor(message = 'Your username or password is incorrect') {
+    super(message);
+  }
+}
+
+export class RealmNotFoundError extends ParleyError {
+  override readonly httpStatus = 404;
+  constructor() {
+    super('There is no organization hosted at this address.');
+  }
+}
+
+/** The caller may not do this (Zulip answers 400 BAD_REQUEST for most permission failures). */
+export class PermissionDeniedError extends BadRequestError {
+  constructor(message = 'Insufficient permission') {
+    super(message);
+  }
+}
+
+/** Administrator-only actions (Zulip: 403 UNAUTHORIZED_PRINCIPAL for delete_topic and older endpoints). */
+export class UnauthorizedPrincipalError extends ParleyError {
+  override readonly code = 'UNAUTHORIZED_PRINCIPAL';
+  override readonly httpStatus = 403;
+  constructor(message = 'Must be an organization administrator', extra: Record<string, unknown> = {}) {
+    super(message, extra);
+  }
+}
+
+export class StreamDoesNotExistError extends ParleyError {
+  override readonly code = 'STREAM_DOES_NOT_EXIST';
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(message, extra);
+  }
+  static byName(name: string) {
+    return new StreamDoesNotExistError(`Channel '${name}' does not exist`, { stream: name });
+  }
+  static byId(id: number) {
+    return new StreamDoesNotExistError(`Channel with ID '${id}' does not exist`, { stream_id: id });
+  }
+}
+
+export class ReactionAlreadyExistsError extends ParleyError {
+  override readonly code = 'REACTION_ALREADY_EXISTS';
+  constructor() {
+    super('Reaction already exists.');
+  }
+}
+
+export class ReactionDoesNotExistError extends ParleyError {
+  override readonly code = 'REACTION_DOES_NOT_EXIST';
+  constructor() {
+    super("Reaction doesn't exist.");
+  }
+}
+
+export class BadEventQueueIdError extends ParleyError {
+  override readonly code = 'BAD_EVENT_QUEUE_ID';
+  constructor(queueId: string) {
+    super(`Bad event queue ID: ${queueId}`, { queue_id: queueId });
+  }
+}
+
+export class NotFoundError extends ParleyError {
+  override readonly httpStatus = 404;
+}
+
+export class RateLimitedError extends ParleyError {
+  override readonly code = 'RATE_LIMIT_HIT';
+  override readonly httpStatus = 429;
+}

@@ -1,0 +1,79 @@
+// Permission checks are decided by recursive group membership: a user holds a group-setting
+// permission when they are a direct member of the setting's group or of any of its subgroups,
+// at any depth. One recursive query answers each question.
+import type { Db } from '../../prisma/database.ts';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+
+type Reader = Db | Prisma.TransactionClient;
+
+/** IDs of the group and all its subgroups, at any depth. */
+export async function groupClosure(db: Reader, groupId: number): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>`
+    WITH RECURSIVE closure(id) AS (
+      SELECT ${groupId}::int
+      UNION
+      SELECT s."subgroupId" FROM "UserGroupSubgroup" s JOIN closure c ON s."supergroupId" = c.id
+    )
+    SELECT id FROM closure`;
+  return rows.map((r) => r.id);
+}
+
+export async function isUserInGroup(db: Reader, userId: number, groupId: number | null | undefined): Promise<boolean> {
+  if (groupId == null) return false;
+  const rows = await db.$queryRaw<{ found: number }[]>`
+    WITH RECURSIVE closure(id) AS (
+      SELECT ${groupId}::int
+      UNION
+      SELECT s."subgroupId" FROM "UserGroupSubgroup" s JOIN closure c ON s."supergroupId" = c.id
+    )
+    SELECT 1 AS found FROM "UserGroupMember" m
+    JOIN "User" u ON u.id = m."userId" AND u."isActive"
+    WHERE m."userId" = ${userId} AND m."groupId" IN (SELECT id FROM closure)
+    LIMIT 1`;
+  return rows.length > 0;
+}
+
+/** Active users holding the group's permission (recursive). */
+export async function activeUserIdsInGroup(db: Reader, groupId: number): Promise<number[]> {
+  const rows = await db.$queryRaw<{ userId: number }[]>`
+    WITH RECURSIVE closure(id) AS (
+      SELECT ${groupId}::int
+      UNION
+      SELECT s."subgroupId" FROM "UserGroupSubgroup" s JOIN closure c ON s."supergroupId" = c.id
+    )
+    SELECT DISTINCT m."userId" FROM "UserGroupMember" m
+    JOIN "User" u ON u.id = m."userId" AND u."isActive"
+    WHERE m."groupId" IN (SELECT id FROM closure)`;
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * A group-setting value as Zulip's API shows it: a named group's ID, or for an anonymous group the
+ * explicit `{direct_members, direct_subgroups}` (deactivated users left out since feature level 303).
+ */
+export async function groupSettingValue(db: Reader, groupId: number | null): Promise<number | { direct_members: number[]; direct_subgroups: number[] }> {
+  if (groupId == null) return { direct_members: [], direct_subgroups: [] };
+  const group = await db.userGroup.findUnique({
+    where: { id: groupId },
+    select: {
+      name: true,
+      members: { where: { user: { isActive: true } }, select: { userId: true }, orderBy: { userId: 'asc' } },
+      subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } },
+    },
+  });
+  if (!group || group.name !== null) return groupId;
+  return {
+    direct_members: group.members.map((m) => m.userId),
+    direct_subgroups: group.subgroups.map((s) => s.subgroupId),
+  };
+}
+
+/** Creates the anonymous group backing one setting's explicit set. */
+export async function createAnonymousGroup(
+  tx: Prisma.TransactionClient, realmId: number, memberIds: number[], subgroupIds: number[] = [],
+): Promise<number> {
+  const group = await tx.userGroup.create({ data: { realmId, name: null } });
+  if (memberIds.length) await tx.userGroupMember.createMany({ data: memberIds.map((userId) => ({ groupId: group.id, userId })) });
+  if (subgroupIds.length) await tx.userGroupSubgroup.createMany({ data: subgroupIds.map((subgroupId) => ({ supergroupId: group.id, subgroupId })) });
+  return group.id;
+}

@@ -1,0 +1,89 @@
+// GraphQL fields of the users area.
+import { builder } from '../../schema/builder.ts';
+import { UserType } from '../../schema/users.ts';
+import { requireUser } from '../../schema/context.ts';
+import { BadRequestError, PermissionDeniedError } from '../errors.ts';
+import { createUser } from './create.ts';
+import { isAdmin } from './roles.ts';
+
+builder.queryFields((t) => ({
+  me: t.prismaField({
+    type: UserType,
+    description: 'The authenticated user.',
+    resolve: (query, _root, _args, ctx) => {
+      const user = requireUser(ctx);
+      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  user: t.prismaField({
+    type: UserType,
+    description: 'A user of the viewer\'s organization by ID.',
+    args: { userId: t.arg.int({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      requireUser(ctx);
+      const found = await ctx.db.user.findFirst({ ...query, where: { id: args.userId, realmId: ctx.realm.id } });
+      if (!found) throw new BadRequestError('No such user');
+      return found;
+    },
+  }),
+  userByEmail: t.prismaField({
+    type: UserType,
+    description: 'A user of the viewer\'s organization by API or delivery email.',
+    args: { email: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      requireUser(ctx);
+      const found = await ctx.db.user.findFirst({
+        ...query,
+        where: {
+          realmId: ctx.realm.id,
+          OR: [{ email: { equals: args.email, mode: 'insensitive' } }, { deliveryEmail: { equals: args.email, mode: 'insensitive' } }],
+        },
+      });
+      if (!found) throw new BadRequestError('No such user');
+      return found;
+    },
+  }),
+  users: t.prismaField({
+    type: [UserType],
+    description: 'All users of the viewer\'s organization, deactivated ones included (see `isActive`).',
+    resolve: (query, _root, _args, ctx) => {
+      requireUser(ctx);
+      return ctx.db.user.findMany({ ...query, where: { realmId: ctx.realm.id }, orderBy: { id: 'asc' } });
+    },
+  }),
+  maxMessageId: t.int({
+    description: 'The highest message ID the viewer has received, or -1.',
+    resolve: async (_root, _args, ctx) => {
+      const user = requireUser(ctx);
+      const row = await ctx.db.userMessage.aggregate({ where: { userId: user.id }, _max: { messageId: true } });
+      return row._max.messageId ?? -1;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createUser: t.int({
+    description: 'Creates a user in the viewer\'s organization (administrators only) and returns its ID.',
+    args: {
+      email: t.arg.string({ required: true }),
+      password: t.arg.string({ required: true }),
+      fullName: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const actor = requireUser(ctx);
+      if (!isAdmin(actor)) throw new PermissionDeniedError('Must be an organization administrator');
+      const user = await createUser(ctx.db, ctx.realm.id, { email: args.email, password: args.password, fullName: args.fullName });
+      ctx.events.publish(ctx.realm.id, await activeUserIds(ctx), {
+        type: 'realm_user',
+        op: 'add',
+        person: { user_id: user.id, email: user.email, full_name: user.fullName },
+      });
+      return user.id;
+    },
+  }),
+}));
+
+async function activeUserIds(ctx: { db: import('../../prisma/database.ts').Db; realm: { id: number } }) {
+  const users = await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true }, select: { id: true } });
+  return users.map((u) => u.id);
+}

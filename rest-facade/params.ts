@@ -1,0 +1,157 @@
+// Parameter decoding for the REST facade, after Zulip's typed_endpoint: each route declares its
+// parameters once; values arrive as strings (query string, urlencoded or multipart body) or as JSON
+// values (JSON body), lists and objects JSON-encoded; every failure gets Zulip's wording.
+import { InvalidArgumentError, MissingArgumentError, BadRequestError } from '../resolvers/errors.ts';
+
+export type ParamType =
+  | 'int'
+  | 'bool'
+  | 'string'
+  | 'intList'
+  | 'stringList'
+  /** integer list or string list (principals, `to`): user IDs or emails */
+  | 'intOrStringList'
+  /** an int, or a JSON list of ints (`to` for channel or direct) */
+  | 'intOrIntList'
+  /** a string that may also be sent as a bare integer (anchor) */
+  | 'stringOrInt'
+  /** any JSON value, passed through */
+  | 'json';
+
+export interface ParamSpec {
+  type: ParamType;
+  required?: boolean;
+  default?: unknown;
+  /** Where the value comes from; `path` for `{name}` segments. */
+  in?: 'path' | 'any';
+  /** Other wire names accepted for this parameter (deprecated spellings). */
+  aliases?: string[];
+}
+
+export type RawParams = Record<string, unknown>;
+
+function parseJson(name: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError(name, `Argument "${name}" is not valid JSON.`);
+  }
+}
+
+function toInt(name: string, value: unknown, label = name): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) {
+    const n = Number(value);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  throw new InvalidArgumentError(name, `${label} is not an integer`);
+}
+
+function toBool(name: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const v = value.trim().toLowerCase();
+    if (v === 'true') return true;
+    if (v === 'false') return false;
+  }
+  throw new InvalidArgumentError(name, `${name} is not a boolean`);
+}
+
+function decodeValue(name: string, type: ParamType, value: unknown): unknown {
+  switch (type) {
+    case 'string':
+      if (typeof value === 'string') return value;
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+      throw new InvalidArgumentError(name, `${name} is not a string`);
+    case 'int':
+      return toInt(name, value);
+    case 'bool':
+      return toBool(name, value);
+    case 'stringOrInt':
+      if (typeof value === 'number') return String(value);
+      if (typeof value === 'string') return value;
+      throw new InvalidArgumentError(name, `${name} is not a string`);
+    case 'json':
+      return parseJson(name, value);
+    case 'intList': {
+      const list = parseJson(name, value);
+      if (!Array.isArray(list)) throw new InvalidArgumentError(name, `${name} is not a list`);
+      return list.map((item, i) => toInt(name, item, `${name}[${i}]`));
+    }
+    case 'stringList': {
+      const list = parseJson(name, value);
+      if (!Array.isArray(list)) throw new InvalidArgumentError(name, `${name} is not a list`);
+      return list.map((item, i) => {
+        if (typeof item !== 'string') throw new InvalidArgumentError(name, `${name}[${i}] is not a string`);
+        return item;
+      });
+    }
+    case 'intOrStringList': {
+      // Zulip accepts a JSON list of IDs or emails, and a bare comma-separated email list.
+      let list: unknown;
+      if (typeof value === 'string' && !/^\s*[[\d"]/.test(value)) list = value.split(',').map((s) => s.trim()).filter(Boolean);
+      else list = parseJson(name, value);
+      if (typeof list === 'number' || typeof list === 'string') list = [list];
+      if (!Array.isArray(list)) throw new InvalidArgumentError(name, `${name} is not a list`);
+      const allInts = list.every((x) => typeof x === 'number' && Number.isSafeInteger(x));
+      const allStrings = list.every((x) => typeof x === 'string');
+      if (!allInts && !allStrings) throw new InvalidArgumentError(name, `Invalid ${name}`);
+      return list;
+    }
+    case 'intOrIntList': {
+      const parsed = typeof value === 'string' && /^\s*\[/.test(value) ? parseJson(name, value) : value;
+      if (Array.isArray(parsed)) return parsed.map((item, i) => toInt(name, item, `${name}[${i}]`));
+      return toInt(name, parsed);
+    }
+  }
+}
+
+/**
+ * Decodes the declared parameters; returns the values (by wire name) and the names the endpoint
+ * does not support (Zulip's `ignored_parameters_unsupported`).
+ */
+export function decodeParams(
+  specs: Record<string, ParamSpec>,
+  raw: RawParams,
+  pathParams: Record<string, string>,
+): { values: Record<string, unknown>; ignored: string[] } {
+  const values: Record<string, unknown> = {};
+  const used = new Set<string>();
+  for (const [name, spec] of Object.entries(specs)) {
+    let value: unknown;
+    if (spec.in === 'path') {
+      value = pathParams[name];
+    } else {
+      for (const key of [name, ...(spec.aliases ?? [])]) {
+        if (raw[key] !== undefined) {
+          value = raw[key];
+          used.add(key);
+          break;
+        }
+      }
+    }
+    if (Array.isArray(value) && spec.type !== 'json') {
+      // A repeated form field: Zulip reads the last one.
+      value = value[value.length - 1];
+    }
+    if (value === undefined) {
+      if (spec.required) throw new MissingArgumentError(name);
+      if (spec.default !== undefined) values[name] = spec.default;
+      continue;
+    }
+    values[name] = decodeValue(name, spec.type, value);
+  }
+  const ignored = Object.keys(raw).filter((key) => !used.has(key));
+  return { values, ignored };
+}
+
+/** Merges query-string and body parameters; the body wins, as in Zulip. */
+export function collectRawParams(query: Record<string, unknown>, body: unknown): RawParams {
+  const merged: RawParams = { ...query };
+  if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(merged, body as RawParams);
+  else if (body !== undefined && body !== null && typeof body !== 'object') {
+    throw new BadRequestError('Malformed request body');
+  }
+  return merged;
+}

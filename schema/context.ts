@@ -1,0 +1,25 @@
+import type { Db } from '../prisma/database.ts';
+import type { Realm, User } from '../prisma/generated/client/client.ts';
+import type { Config } from '../server/config.ts';
+import type { EventBus } from '../resolvers/events/bus.ts';
+import { NotLoggedInError } from '../resolvers/errors.ts';
+
+/** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
+export interface Context {
+  db: Db;
+  config: Config;
+  events: EventBus;
+  /** The organization the request's host names. */
+  realm: Realm;
+  /** The authenticated user, or null for anonymous access. */
+  user: User | null;
+  /** The client's name as Zulip reports it on messages (`client`). */
+  clientName: string;
+}
+
+export type AuthedContext = Context & { user: User };
+
+export function requireUser(ctx: Context): User {
+  if (!ctx.user) throw new NotLoggedInError();
+  return ctx.user;
+}

@@ -1,0 +1,45 @@
+// Where domain errors become GraphQL errors: the one mapping both GraphQL clients and the REST
+// facade read. `extensions.code` is Zulip's error code; `extensions.zulip` carries Zulip's extra
+// fields (for example `stream` on STREAM_DOES_NOT_EXIST); `extensions.httpStatus` is the status the
+// REST API answers with.
+import { GraphQLError } from 'graphql';
+import { ParleyError, BadRequestError } from '../resolvers/errors.ts';
+
+/** Turns anything a resolver threw into a ParleyError, or null for an unexpected failure (a bug). */
+export function asParleyError(error: unknown): ParleyError | null {
+  let current: unknown = error;
+  for (let i = 0; i < 5 && current; i++) {
+    if (current instanceof ParleyError) return current;
+    const prismaCode = (current as { code?: unknown }).code;
+    // A unique-constraint race (two requests creating the same thing) is the caller's conflict.
+    if (prismaCode === 'P2002') return new BadRequestError('That already exists.');
+    if (prismaCode === 'P2025') return new BadRequestError('That no longer exists.');
+    current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+export function toGraphQLError(error: ParleyError, path?: readonly (string | number)[]): GraphQLError {
+  return new GraphQLError(error.message, {
+    path,
+    originalError: error,
+    extensions: {
+      code: error.code,
+      httpStatus: error.httpStatus,
+      ...(Object.keys(error.extra).length ? { zulip: error.extra } : {}),
+      // Only authentication failures change the HTTP status of a GraphQL response (so GraphiQL
+      // and browsers can prompt for credentials); other errors are ordinary GraphQL errors.
+      ...(error.httpStatus === 401 ? { http: { status: 401, headers: { 'WWW-Authenticate': 'Basic realm="parley"' } } } : {}),
+    },
+  });
+}
+
+/** yoga's `maskError`: domain errors pass through with their codes, anything else is masked. */
+export function maskError(error: unknown, message: string): Error {
+  const graphQLError = error as GraphQLError;
+  const parley = asParleyError(error);
+  if (parley) return toGraphQLError(parley, graphQLError.path);
+  if (error instanceof GraphQLError && !error.originalError) return error; // parse/validation errors
+  console.error(error);
+  return new GraphQLError(message, { path: graphQLError?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}

@@ -1,0 +1,161 @@
+// Assembles one Parley server: database, event bus, GraphQL (HTTP + WebSocket) and the REST facade.
+import http from 'node:http';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { openDatabase, type Database } from '../prisma/database.ts';
+import { schema } from '../schema/index.ts';
+import { maskError, toGraphQLError, asParleyError } from '../schema/errors.ts';
+import { restFacade, type Executor } from '../rest-facade/app.ts';
+import { LocalEventBus, type EventBus } from '../resolvers/events/bus.ts';
+import { createContext, type RequestFacts, type Services } from './context.ts';
+import type { Config } from './config.ts';
+import { ensureFirstRealm } from './bootstrap.ts';
+import type { Context } from '../schema/context.ts';
+
+export interface ParleyServer {
+  config: Config;
+  database: Database;
+  events: EventBus;
+  httpServer: http.Server;
+  /** Starts listening; resolves with the bound port. */
+  listen(port?: number, host?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+type InitialContext = YogaInitialContext & { facts?: RequestFacts };
+
+export async function createParleyServer(config: Config, log: (line: string) => void = console.log): Promise<ParleyServer> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, log });
+  const events: EventBus = new LocalEventBus();
+  const services: Services = { db: database.prisma, config, events };
+  await ensureFirstRealm(services, log);
+
+  const buildContext = async (facts: RequestFacts): Promise<Context> => {
+    try {
+      return await createContext(services, facts);
+    } catch (error) {
+      const parley = asParleyError(error);
+      throw parley ? toGraphQLError(parley) : error;
+    }
+  };
+
+  const yoga = createYoga<InitialContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: {
+      title: 'Parley GraphiQL',
+      defaultQuery: '# Authenticate with HTTP Basic (email:api_key), or call fetchApiKey first.\n{\n  serverSettings { realmName zulipFeatureLevel }\n}\n',
+    },
+    maskedErrors: { maskError },
+    logging: false,
+    context: async (initial) =>
+      buildContext(initial.facts ?? {
+        host: initial.request.headers.get('host'),
+        authorization: initial.request.headers.get('authorization'),
+        userAgent: initial.request.headers.get('user-agent'),
+      }),
+  });
+
+  // REST requests run through the same envelop pipeline as /graphql: same plugins, same context.
+  const executeForRest: Executor = async (document, variables, facts) => {
+    const { contextFactory, execute } = yoga.getEnveloped({ facts } as unknown as InitialContext);
+    const contextValue = await contextFactory();
+    return (await execute({ schema, document, contextValue, variableValues: variables })) as any;
+  };
+
+  const app = new Koa();
+  app.proxy = true;
+  const bodyParser = koaBody({
+    multipart: true,
+    urlencoded: true,
+    json: true,
+    text: false,
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as any,
+    formLimit: '20mb',
+    jsonLimit: '20mb',
+    formidable: { maxFileSize: 25 * 1024 * 1024 },
+    onError: () => {},
+  });
+  const facade = restFacade(schema, executeForRest);
+  app.use(async (ctx, next) => {
+    if (config.logRequests) log(`${ctx.method} ${ctx.path}`);
+    if (ctx.path === '/graphql' || ctx.path.startsWith('/graphql/')) {
+      const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {} as any);
+      ctx.status = response.status;
+      response.headers.forEach((value, key) => ctx.set(key, value));
+      ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+      return;
+    }
+    if (ctx.path.startsWith('/api/v1/') || ctx.path === '/api/v1') {
+      try {
+        await bodyParser(ctx, async () => {});
+      } catch {
+        ctx.status = 400;
+        ctx.body = { result: 'error', msg: 'Malformed request body', code: 'BAD_REQUEST' };
+        return;
+      }
+      await facade(ctx, next);
+      return;
+    }
+    if (ctx.path === '/' || ctx.path === '/health') {
+      ctx.body = { result: 'success', msg: '', server: 'parley', graphql: '/graphql', api: '/api/v1' };
+      return;
+    }
+    ctx.status = 404;
+    ctx.body = { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' };
+  });
+
+  const httpServer = http.createServer(app.callback());
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  // graphql-ws shares yoga's envelop pipeline, so subscriptions see the same context and rules.
+  const wsCleanup = useServer(
+    {
+      execute: (args: any) => args.rootValue.execute(args),
+      subscribe: (args: any) => args.rootValue.subscribe(args),
+      onSubscribe: async (ctx, _id, payload) => {
+        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+        const facts: RequestFacts = {
+          host: ctx.extra.request.headers.host,
+          authorization: (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null,
+          userAgent: ctx.extra.request.headers['user-agent'],
+        };
+        const { schema: s, execute, subscribe, contextFactory, parse: p, validate: v } = yoga.getEnveloped({ facts } as any);
+        const args = {
+          schema: s,
+          operationName: payload.operationName,
+          document: p(payload.query),
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = v(args.schema, args.document);
+        if (errors.length) return errors;
+        return args as any;
+      },
+    },
+    wsServer,
+  );
+
+  return {
+    config,
+    database,
+    events,
+    httpServer,
+    listen: (port = config.port, host = '0.0.0.0') =>
+      new Promise((resolve) => {
+        httpServer.listen(port, host, () => resolve((httpServer.address() as { port: number }).port));
+      }),
+    close: async () => {
+      await wsCleanup.dispose();
+      wsServer.close();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeAllConnections?.();
+      await events.close();
+      await database.close();
+    },
+  };
+}

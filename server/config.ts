@@ -1,0 +1,40 @@
+// Everything the operator can set, read once from the environment. Defaults give a working
+// single-process server on embedded PGlite.
+export interface Config {
+  port: number;
+  /** PostgreSQL URL; absent means embedded PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  /** The host the root realm is served at; realms with a subdomain live at `<sub>.<rootDomain>`. */
+  rootDomain: string;
+  externalUrl: string;
+  adminEmail: string;
+  adminPassword?: string;
+  realmName: string;
+  /** Enables /dev_fetch_api_key (log in as anyone by email): never in production. */
+  devMode: boolean;
+  webPublicStreamsEnabled: boolean;
+  pushNotificationsEnabled: boolean;
+  logRequests: boolean;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 9991);
+  const rootDomain = (env.PARLEY_HOST ?? 'localhost').toLowerCase();
+  return {
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.PARLEY_DATA_DIR ?? './data',
+    redisUrl: env.REDIS_URL || undefined,
+    rootDomain,
+    externalUrl: env.PARLEY_EXTERNAL_URL ?? `http://${rootDomain}:${port}`,
+    adminEmail: env.PARLEY_ADMIN_EMAIL ?? 'admin@parley.local',
+    adminPassword: env.PARLEY_ADMIN_PASSWORD || undefined,
+    realmName: env.PARLEY_REALM_NAME ?? 'Parley',
+    devMode: env.PARLEY_DEV_MODE === '1' || env.PARLEY_DEV_MODE === 'true',
+    webPublicStreamsEnabled: env.PARLEY_WEB_PUBLIC_STREAMS !== '0',
+    pushNotificationsEnabled: false,
+    logRequests: env.PARLEY_LOG_REQUESTS === '1',
+  };
+}

@@ -1,0 +1,30 @@
+// Builds the GraphQL context for every transport from the same three request facts.
+import type { Context } from '../schema/context.ts';
+import type { Db } from '../prisma/database.ts';
+import type { Config } from './config.ts';
+import type { EventBus } from '../resolvers/events/bus.ts';
+import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost } from '../resolvers/auth/authenticate.ts';
+import { InvalidApiKeyError } from '../resolvers/errors.ts';
+
+export interface Services {
+  db: Db;
+  config: Config;
+  events: EventBus;
+}
+
+export interface RequestFacts {
+  host?: string | null;
+  authorization?: string | null;
+  userAgent?: string | null;
+}
+
+export async function createContext(services: Services, facts: RequestFacts): Promise<Context> {
+  const realm = await realmForHost(services.db, facts.host ?? undefined, services.config);
+  let user = null;
+  if (facts.authorization) {
+    const credentials = parseBasicAuth(facts.authorization);
+    if (!credentials) throw new InvalidApiKeyError();
+    user = await authenticate(services.db, realm, credentials);
+  }
+  return { ...services, realm, user, clientName: clientNameFromUserAgent(facts.userAgent) };
+}
