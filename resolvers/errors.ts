@@ -138,3 +138,9 @@ export class RateLimitedError extends ParleyError {
   override readonly code = 'RATE_LIMIT_HIT';
   override readonly httpStatus = 429;
 }
+
+export class IncompatibleParametersError extends ParleyError {
+  constructor(parameters: string[]) {
+    super(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(',') });
+  }
+}

@@ -38,7 +38,7 @@ export function snakeKeys<T = any>(value: unknown): T {
   const proto = value && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
   if (proto === null || proto === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) out[snakeCase(key)] = snakeKeys(v);
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) out[snakeCase(key)] = snakeKeys(v);
     return out as T;
   }
   return value as T;

@@ -3,8 +3,12 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './realm.ts';
 import './users.ts';
+import './channels.ts';
+import './messages.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
+import '../resolvers/channels/fields.ts';
+import '../resolvers/messages/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,62 @@
+// Who may see and do what in a channel. Zulip distinguishes metadata access (knowing the channel
+// exists, its name and settings) from content access (reading its messages).
+import type { Db } from '../../prisma/database.ts';
+import type { Channel, Prisma, User } from '../../prisma/generated/client/client.ts';
+import { isUserInGroup } from '../groups/membership.ts';
+import { isAdmin, isGuest } from '../users/roles.ts';
+import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
+
+type Reader = Db | Prisma.TransactionClient;
+
+export async function isSubscribed(db: Reader, userId: number, channelId: number): Promise<boolean> {
+  const sub = await db.subscription.findUnique({ where: { userId_channelId: { userId, channelId } }, select: { active: true } });
+  return !!sub?.active;
+}
+
+/** Content access: may read the channel's messages (subject to history rules) and subscribe to it. */
+export async function hasContentAccess(db: Reader, user: User, channel: Channel, subscribed?: boolean): Promise<boolean> {
+  if (channel.realmId !== user.realmId) return false;
+  const sub = subscribed ?? (await isSubscribed(db, user.id, channel.id));
+  if (sub) return true;
+  if (!channel.inviteOnly && !isGuest(user)) return true;
+  // Members of these groups could subscribe themselves, so they may read too (feature levels 349, 357).
+  if (channel.inviteOnly) {
+    if (await isUserInGroup(db, user.id, channel.canAddSubscribersGroupId)) return true;
+    if (await isUserInGroup(db, user.id, channel.canSubscribeGroupId)) return true;
+  }
+  return false;
+}
+
+/** Metadata access: content access, or an administrator role for the channel or the organization. */
+export async function hasMetadataAccess(db: Reader, user: User, channel: Channel, subscribed?: boolean): Promise<boolean> {
+  if (channel.realmId !== user.realmId) return false;
+  if (await hasContentAccess(db, user, channel, subscribed)) return true;
+  if (isAdmin(user)) return true;
+  return isUserInGroup(db, user.id, channel.canAdministerChannelGroupId);
+}
+
+/** May read the full history, or only messages the user received? */
+export function historyIsPublicTo(channel: Channel, user: User, subscribed: boolean): boolean {
+  if (!channel.inviteOnly) return !isGuest(user) || subscribed;
+  return channel.historyPublicToSubscribers && subscribed;
+}
+
+/**
+ * Finds a channel the user may know about. A private channel the user may not see is reported exactly
+ * like a missing one, so its existence does not leak.
+ */
+export async function accessChannelById(db: Reader, user: User, channelId: number): Promise<Channel> {
+  const channel = await db.channel.findUnique({ where: { id: channelId } });
+  if (!channel || !(await hasMetadataAccess(db, user, channel))) throw new BadRequestError('Invalid channel ID');
+  return channel;
+}
+
+export async function findChannelByName(db: Reader, realmId: number, name: string): Promise<Channel | null> {
+  return db.channel.findFirst({ where: { realmId, name: { equals: name.trim(), mode: 'insensitive' } } });
+}
+
+export async function accessChannelByName(db: Reader, user: User, name: string): Promise<Channel> {
+  const channel = await findChannelByName(db, user.realmId, name);
+  if (!channel || !(await hasMetadataAccess(db, user, channel))) throw StreamDoesNotExistError.byName(name);
+  return channel;
+}

@@ -1,0 +1,121 @@
+// GraphQL fields of the channels area (foundation level; full subscription rules come with their issue).
+import { builder } from '../../schema/builder.ts';
+import { ChannelType, SubscribeResult, SubscriptionType } from '../../schema/channels.ts';
+import { requireUser } from '../../schema/context.ts';
+import { accessChannelById, accessChannelByName, hasContentAccess, hasMetadataAccess } from './access.ts';
+import { subscribe } from './subscribe.ts';
+import { isAdmin } from '../users/roles.ts';
+import { BadRequestError } from '../errors.ts';
+
+const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
+  description: 'A channel to subscribe to, by name; created with this description when it does not exist.',
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+  }),
+});
+
+builder.queryFields((t) => ({
+  channels: t.prismaField({
+    type: [ChannelType],
+    description: 'Channels the viewer may know about, chosen like Zulip\'s GET /streams.',
+    args: {
+      includePublic: t.arg.boolean({ defaultValue: true }),
+      includeWebPublic: t.arg.boolean({ defaultValue: false }),
+      includeSubscribed: t.arg.boolean({ defaultValue: true }),
+      excludeArchived: t.arg.boolean({ defaultValue: true }),
+      includeAll: t.arg.boolean({ defaultValue: false, description: 'Every channel the viewer has metadata access to.' }),
+      includeDefault: t.arg.boolean({ defaultValue: false }),
+      includeCanAccessContent: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const user = requireUser(ctx);
+      const channels = await ctx.db.channel.findMany({
+        ...query,
+        where: { realmId: ctx.realm.id, ...(args.excludeArchived ? { isArchived: false } : {}) },
+        orderBy: { id: 'asc' },
+      });
+      const subscribed = new Set(
+        (await ctx.db.subscription.findMany({ where: { userId: user.id, active: true }, select: { channelId: true } })).map((s) => s.channelId),
+      );
+      const defaults = new Set(
+        (await ctx.db.defaultChannel.findMany({ where: { realmId: ctx.realm.id }, select: { channelId: true } })).map((d) => d.channelId),
+      );
+      const picked = [];
+      for (const channel of channels) {
+        const isSub = subscribed.has(channel.id);
+        let include =
+          (args.includeSubscribed && isSub) ||
+          (args.includeWebPublic && channel.isWebPublic) ||
+          (args.includeDefault && defaults.has(channel.id)) ||
+          (args.includePublic && !channel.inviteOnly && user.role !== 600);
+        if (!include && args.includeAll) include = await hasMetadataAccess(ctx.db, user, channel, isSub);
+        if (!include && args.includeCanAccessContent) include = await hasContentAccess(ctx.db, user, channel, isSub);
+        if (include && !(await hasMetadataAccess(ctx.db, user, channel, isSub))) include = false;
+        if (include) picked.push(channel);
+      }
+      return picked;
+    },
+  }),
+  channel: t.prismaField({
+    type: ChannelType,
+    description: 'A channel by ID, if the viewer may know about it.',
+    args: { channelId: t.arg.int({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const user = requireUser(ctx);
+      const channel = await accessChannelById(ctx.db, user, args.channelId);
+      return ctx.db.channel.findUniqueOrThrow({ ...query, where: { id: channel.id } });
+    },
+  }),
+  channelIdByName: t.int({
+    description: 'The ID of a channel the viewer may know about, by name.',
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => (await accessChannelByName(ctx.db, requireUser(ctx), args.name)).id,
+  }),
+  subscriptions: t.prismaField({
+    type: [SubscriptionType],
+    description: 'The viewer\'s active subscriptions.',
+    resolve: (query, _root, _args, ctx) => {
+      const user = requireUser(ctx);
+      return ctx.db.subscription.findMany({
+        ...query,
+        where: { userId: user.id, active: true },
+        orderBy: { channelId: 'asc' },
+      });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  subscribe: t.field({
+    type: SubscribeResult,
+    description: 'Subscribes users (default: the viewer) to channels, creating the ones that do not exist.',
+    args: {
+      subscriptions: t.arg({ type: [SubscriptionSpec], required: true }),
+      principals: t.arg({ type: 'JSON', description: 'User IDs or API emails; default the viewer.' }),
+      authorizationErrorsFatal: t.arg.boolean({ defaultValue: true }),
+      inviteOnly: t.arg.boolean({ defaultValue: false }),
+      historyPublicToSubscribers: t.arg.boolean(),
+      isDefaultStream: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const actor = requireUser(ctx);
+      const principals = args.principals as unknown;
+      if (principals != null && (!Array.isArray(principals) || !principals.every((p) => typeof p === 'number' || typeof p === 'string'))) {
+        throw new BadRequestError('Invalid principals');
+      }
+      const { result, created, added } = await subscribe(ctx, actor, { ...args, principals: principals as (number | string)[] | null });
+      for (const channel of created) {
+        const audience = channel.inviteOnly
+          ? added.filter((a) => a.channelId === channel.id).map((a) => a.userId)
+          : (await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true }, select: { id: true } })).map((u) => u.id);
+        ctx.events.publish(ctx.realm.id, audience, { type: 'stream', op: 'create', streams: [{ stream_id: channel.id, name: channel.name }] });
+      }
+      for (const { userId, channelId } of added) {
+        ctx.events.publish(ctx.realm.id, [userId], { type: 'subscription', op: 'add', subscriptions: [{ stream_id: channelId }] });
+      }
+      return result;
+    },
+  }),
+}));
+

@@ -1,0 +1,31 @@
+// May this user read this message? Zulip's `has_message_access`: they received it, or it is in a
+// channel whose whole history they may read.
+import type { Message, User, UserMessage } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../../prisma/database.ts';
+import { BadRequestError } from '../errors.ts';
+import { historyIsPublicTo, isSubscribed } from '../channels/access.ts';
+
+export class InvalidMessageError extends BadRequestError {
+  constructor() {
+    super('Invalid message(s)');
+  }
+}
+
+export async function accessMessage(db: Db, viewer: User, messageId: number): Promise<{ message: Message; userMessage: UserMessage | null }> {
+  const message = await db.message.findUnique({ where: { id: messageId } });
+  if (!message || message.realmId !== viewer.realmId) throw new InvalidMessageError();
+  const userMessage = await db.userMessage.findUnique({ where: { userId_messageId: { userId: viewer.id, messageId } } });
+  if (userMessage) return { message, userMessage };
+  if (message.channelId != null) {
+    const channel = await db.channel.findUnique({ where: { id: message.channelId } });
+    if (channel && historyIsPublicTo(channel, viewer, await isSubscribed(db, viewer.id, channel.id))) {
+      return { message, userMessage: null };
+    }
+  }
+  throw new InvalidMessageError();
+}
+
+/** Users who should hear about changes to a message: everyone with a UserMessage row for it. */
+export async function messageAudience(db: Db, messageId: number): Promise<number[]> {
+  return (await db.userMessage.findMany({ where: { messageId }, select: { userId: true } })).map((r) => r.userId);
+}

@@ -1,0 +1,178 @@
+// Editing a message's content, and moving it (and, by propagate mode, its neighbours) to another
+// topic or channel, with Zulip's edit history.
+import type { Channel, Message } from '../../prisma/generated/client/client.ts';
+import type { Prisma, User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import { BadRequestError, PermissionDeniedError, StreamDoesNotExistError } from '../errors.ts';
+import { isUserInGroup } from '../groups/membership.ts';
+import { hasContentAccess } from '../channels/access.ts';
+import { toUnixSeconds } from '../text.ts';
+import { isModerator } from '../users/roles.ts';
+import { accessMessage, messageAudience } from './access.ts';
+import { normalizeContent } from './send.ts';
+import { renderForRealm } from './render.ts';
+import { checkTopicAllowed, normalizeTopic } from './topics.ts';
+
+export interface EditInput {
+  content?: string | null;
+  topic?: string | null;
+  streamId?: number | null;
+  propagateMode?: string | null;
+}
+
+const RESOLVED_PREFIX = '✔ ';
+const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
+
+function withinLimit(message: Message, limitSeconds: number | null): boolean {
+  return limitSeconds == null || Date.now() - message.dateSent.getTime() <= limitSeconds * 1000;
+}
+
+async function checkCanMove(ctx: Context, user: User, message: Message, channel: Channel, targetChannelId: number | null, topicChanged: boolean) {
+  const realm = ctx.realm;
+  if (topicChanged) {
+    const allowed = message.senderId === user.id
+      || (await isUserInGroup(ctx.db, user.id, realm.canMoveMessagesBetweenTopicsGroupId))
+      || (await isUserInGroup(ctx.db, user.id, channel.canMoveMessagesWithinChannelGroupId));
+    if (!allowed) throw new PermissionDeniedError("You don't have permission to edit this message");
+    if (!isModerator(user) && !withinLimit(message, realm.moveMessagesWithinStreamLimitSeconds)) {
+      throw new BadRequestError('The time limit for editing this message\'s topic has passed.');
+    }
+  }
+  if (targetChannelId != null) {
+    const allowed = (await isUserInGroup(ctx.db, user.id, realm.canMoveMessagesBetweenChannelsGroupId))
+      || (await isUserInGroup(ctx.db, user.id, channel.canMoveMessagesOutOfChannelGroupId));
+    if (!allowed) throw new PermissionDeniedError("You don't have permission to move this message");
+    if (!isModerator(user) && !withinLimit(message, realm.moveMessagesBetweenStreamsLimitSeconds)) {
+      throw new BadRequestError('The time limit for editing this message\'s channel has passed.');
+    }
+  }
+}
+
+export async function editMessage(ctx: Context, user: User, messageId: number, input: EditInput): Promise<void> {
+  const { message } = await accessMessage(ctx.db, user, messageId);
+  const realm = ctx.realm;
+  if (input.content == null && input.topic == null && input.streamId == null) {
+    throw new BadRequestError('Nothing to change');
+  }
+  const propagateMode = input.propagateMode ?? 'change_one';
+  if (!PROPAGATE_MODES.has(propagateMode)) throw new BadRequestError('Invalid propagate_mode');
+  if (input.content != null && propagateMode !== 'change_one' && input.topic == null && input.streamId == null) {
+    throw new BadRequestError('Invalid propagate_mode without topic edit');
+  }
+
+  // Content.
+  let newContent: string | null = null;
+  let rendered: Awaited<ReturnType<typeof renderForRealm>> | null = null;
+  if (input.content != null) {
+    if (!realm.allowMessageEditing) throw new BadRequestError('Your organization has turned off message editing');
+    if (message.senderId !== user.id) throw new PermissionDeniedError("You don't have permission to edit this message");
+    if (!withinLimit(message, realm.messageContentEditLimitSeconds)) {
+      throw new BadRequestError('The time limit for editing this message has passed');
+    }
+    newContent = normalizeContent(input.content);
+    rendered = await renderForRealm(ctx.db, realm.id, newContent);
+  }
+
+  // Topic and channel moves apply to channel messages only.
+  let channel: Channel | null = null;
+  let newTopic: string | null = null;
+  let targetChannel: Channel | null = null;
+  if (input.topic != null || input.streamId != null) {
+    if (message.channelId == null) throw new BadRequestError('Direct messages cannot have topics.');
+    channel = await ctx.db.channel.findUniqueOrThrow({ where: { id: message.channelId } });
+    if (input.topic != null) {
+      newTopic = normalizeTopic(input.topic, realm);
+      if (newTopic === message.topic) newTopic = null;
+    }
+    if (input.streamId != null && input.streamId !== channel.id) {
+      targetChannel = await ctx.db.channel.findFirst({ where: { id: input.streamId, realmId: realm.id } });
+      if (!targetChannel || !(await hasContentAccess(ctx.db, user, targetChannel))) throw StreamDoesNotExistError.byId(input.streamId);
+      if (targetChannel.isArchived) throw new BadRequestError('Invalid channel ID');
+    }
+    await checkCanMove(ctx, user, message, channel, targetChannel?.id ?? null, newTopic != null);
+    checkTopicAllowed(newTopic ?? message.topic, targetChannel ?? channel, realm);
+  }
+
+  const now = new Date();
+  const audienceBefore = await messageAudience(ctx.db, messageId);
+  const moving = newTopic != null || targetChannel != null;
+  const movedIds = await ctx.db.$transaction(async (tx) => {
+    let ids = [messageId];
+    if (moving && propagateMode !== 'change_one') {
+      const siblings = await tx.message.findMany({
+        where: {
+          channelId: channel!.id,
+          topic: { equals: message.topic, mode: 'insensitive' },
+          ...(propagateMode === 'change_later' ? { id: { gte: messageId } } : {}),
+        },
+        select: { id: true },
+      });
+      ids = siblings.map((s) => s.id);
+    }
+    for (const id of ids) {
+      const current = id === messageId ? message : await tx.message.findUniqueOrThrow({ where: { id } });
+      const entry: Record<string, unknown> = { user_id: user.id, timestamp: toUnixSeconds(now) };
+      const data: Prisma.MessageUpdateInput = {};
+      if (id === messageId && newContent != null && newContent !== current.content) {
+        entry.prev_content = current.content;
+        entry.prev_rendered_content = current.renderedContent;
+        data.content = newContent;
+        data.renderedContent = rendered!.html;
+        data.isMeMessage = rendered!.isMeMessage;
+        data.hasLink = rendered!.hasLink;
+        data.hasImage = rendered!.hasImage;
+        data.hasAttachment = rendered!.hasAttachment;
+        data.lastEditTime = now;
+      }
+      if (newTopic != null) {
+        entry.prev_topic = current.topic;
+        entry.topic = newTopic;
+        data.topic = newTopic;
+      }
+      if (targetChannel) {
+        entry.prev_stream = current.channelId;
+        entry.stream = targetChannel.id;
+        data.channel = { connect: { id: targetChannel.id } };
+      }
+      if (Object.keys(data).length === 0) continue;
+      // Resolving or unresolving a topic is not a move (Zulip leaves last_moved_timestamp alone).
+      const onlyResolve = newTopic != null && !targetChannel
+        && (newTopic === RESOLVED_PREFIX + current.topic || current.topic === RESOLVED_PREFIX + newTopic);
+      if ((newTopic != null || targetChannel) && !onlyResolve) data.lastMovedTime = now;
+      const history = Array.isArray(current.editHistory) ? (current.editHistory as unknown[]) : [];
+      data.editHistory = [entry, ...history] as Prisma.InputJsonValue;
+      await tx.message.update({ where: { id }, data });
+    }
+    if (targetChannel) {
+      for (const c of [channel!, targetChannel]) {
+        const first = await tx.message.findFirst({ where: { channelId: c.id }, orderBy: { id: 'asc' }, select: { id: true } });
+        await tx.channel.update({ where: { id: c.id }, data: { firstMessageId: first?.id ?? null } });
+      }
+    }
+    return ids;
+  });
+
+  const event: Record<string, unknown> = {
+    type: 'update_message',
+    user_id: user.id,
+    edit_timestamp: toUnixSeconds(now),
+    message_id: messageId,
+    message_ids: movedIds,
+    flags: [],
+    rendering_only: false,
+  };
+  if (newContent != null) {
+    Object.assign(event, {
+      orig_content: message.content, orig_rendered_content: message.renderedContent,
+      content: newContent, rendered_content: rendered!.html, is_me_message: rendered!.isMeMessage,
+    });
+  }
+  if (moving) {
+    Object.assign(event, { stream_id: channel!.id, orig_subject: message.topic, propagate_mode: propagateMode });
+    if (newTopic != null) event.subject = newTopic;
+    if (targetChannel) event.new_stream_id = targetChannel.id;
+  }
+  const audience = new Set(audienceBefore);
+  if (targetChannel) for (const id of await messageAudience(ctx.db, messageId)) audience.add(id);
+  ctx.events.publish(realm.id, [...audience], event as { type: string });
+}

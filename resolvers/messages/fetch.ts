@@ -1,0 +1,160 @@
+// GET /messages: a window of messages around an anchor, or an explicit list of IDs, in a narrow.
+// The window arithmetic follows Zulip's `limit_query_to_range` and `post_process_limited_query`.
+import { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import type { User } from '../../prisma/generated/client/client.ts';
+import { BadRequestError, IncompatibleParametersError, MissingArgumentError, InvalidArgumentError } from '../errors.ts';
+import { MAX_MESSAGES_PER_FETCH } from '../realm/version.ts';
+import { channelsWithReadableHistory, compileNarrow, type NarrowTerm } from './narrow.ts';
+import { presentMessages, type MessageView } from './present.ts';
+
+/** Larger than any message ID: Zulip's "newest" anchor. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+
+export interface FetchInput {
+  anchor?: string | null;
+  anchorDate?: string | null;
+  includeAnchor?: boolean | null;
+  numBefore?: number | null;
+  numAfter?: number | null;
+  narrow: NarrowTerm[];
+  messageIds?: number[] | null;
+  useFirstUnreadAnchor?: boolean | null;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+}
+
+export interface FetchResult {
+  anchor: number | null;
+  foundAnchor: boolean;
+  foundNewest: boolean;
+  foundOldest: boolean;
+  historyLimited: boolean;
+  messages: MessageView[];
+}
+
+function parseAnchorDate(value: string): Date {
+  // Date-only means 00:00 UTC; a time without a zone means UTC (spec, feature level 445).
+  const text = value.trim();
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z`
+    : /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text.replace(' ', 'T')}Z`
+    : text;
+  const date = new Date(iso);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('anchor_date', 'Invalid anchor_date');
+  return date;
+}
+
+export async function fetchMessages(ctx: Context, viewer: User, input: FetchInput): Promise<FetchResult> {
+  const { db, realm } = ctx;
+  if (input.messageIds != null) {
+    const conflicting = [
+      input.anchor != null && 'anchor', input.includeAnchor != null && 'include_anchor',
+      input.useFirstUnreadAnchor != null && 'use_first_unread_anchor',
+      input.numBefore != null && 'num_before', input.numAfter != null && 'num_after',
+    ].filter(Boolean) as string[];
+    if (conflicting.length) throw new IncompatibleParametersError([...conflicting, 'message_ids']);
+  } else {
+    if (input.numBefore == null) throw new MissingArgumentError('num_before');
+    if (input.numAfter == null) throw new MissingArgumentError('num_after');
+    if (input.numBefore < 0) throw new InvalidArgumentError('num_before', 'num_before must be non-negative');
+    if (input.numAfter < 0) throw new InvalidArgumentError('num_after', 'num_after must be non-negative');
+    if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
+      throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    }
+    if (input.anchor != null && input.useFirstUnreadAnchor) throw new IncompatibleParametersError(['anchor', 'use_first_unread_anchor']);
+  }
+
+  const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null });
+  const readable = narrow.channelWide ? await channelsWithReadableHistory(db, viewer) : [];
+  const access = narrow.channelWide
+    ? Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" = ANY(${readable}::int[]))`
+    : Prisma.sql`um."userId" IS NOT NULL`;
+  const from = Prisma.sql`FROM "Message" m
+    LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer.id}
+    WHERE m."realmId" = ${realm.id} AND ${access} AND ${narrow.where}`;
+  const present = (ids: number[]) => presentMessages(db, realm, viewer, ids, {
+    applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar,
+    allowEmptyTopicName: input.allowEmptyTopicName, search: narrow.search,
+  });
+
+  if (input.messageIds != null) {
+    const wanted = [...new Set(input.messageIds)];
+    const rows = wanted.length
+      ? await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id = ANY(${wanted}::int[]) ORDER BY m.id`)
+      : [];
+    return { anchor: null, foundAnchor: false, foundNewest: false, foundOldest: false, historyLimited: false, messages: await present(rows.map((r) => r.id)) };
+  }
+
+  const numBefore = input.numBefore!;
+  const numAfter = input.numAfter!;
+  const includeAnchor = input.includeAnchor ?? true;
+  const anchorName = input.anchor ?? (input.useFirstUnreadAnchor ? 'first_unread' : null);
+  if (anchorName == null) throw new MissingArgumentError('anchor');
+
+  let anchor: number;
+  if (anchorName === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
+  else if (anchorName === 'oldest') anchor = 0;
+  else if (anchorName === 'first_unread') {
+    const [row] = await db.$queryRaw<{ id: number | null }[]>(Prisma.sql`SELECT min(m.id) AS id ${from} AND um."userId" IS NOT NULL AND NOT um.read`);
+    anchor = row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  } else if (anchorName === 'date') {
+    if (!input.anchorDate) throw new MissingArgumentError('anchor_date');
+    const date = parseAnchorDate(input.anchorDate);
+    const [row] = await db.$queryRaw<{ id: number | null }[]>(Prisma.sql`SELECT min(m.id) AS id ${from} AND m."dateSent" >= ${date}`);
+    anchor = row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  } else if (/^-?\d+$/.test(anchorName.trim())) {
+    anchor = Number(anchorName.trim());
+    if (!Number.isSafeInteger(anchor) || anchor < 0) throw new BadRequestError('Invalid anchor');
+    anchor = Math.min(anchor, LARGER_THAN_MAX_MESSAGE_ID);
+  } else {
+    throw new BadRequestError('Invalid anchor');
+  }
+
+  const anchoredToLeft = anchor === 0;
+  const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  const needBefore = !anchoredToLeft && numBefore > 0;
+  const needAfter = !anchoredToRight && numAfter > 0;
+  const inc = includeAnchor ? 1 : 0;
+  const bigint = (n: number) => BigInt(n);
+
+  let rows: number[] = [];
+  const before = async (beforeAnchor: number, limit: number) =>
+    (await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id <= ${bigint(beforeAnchor)} ORDER BY m.id DESC LIMIT ${limit}`))
+      .map((r) => r.id).reverse();
+  const after = async (afterAnchor: number, limit: number) =>
+    (await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id >= ${bigint(afterAnchor)} ORDER BY m.id ASC LIMIT ${limit}`))
+      .map((r) => r.id);
+  if (needBefore && needAfter) {
+    rows = [...(await before(anchor - 1, numBefore)), ...(await after(anchor, numAfter + 1))];
+  } else if (needBefore) {
+    rows = await before(anchor - (includeAnchor ? 0 : 1), numBefore + (anchoredToRight ? 0 : inc));
+  } else if (needAfter) {
+    rows = await after(anchor + (includeAnchor ? 0 : 1), numAfter + inc);
+  } else if (!anchoredToLeft && !anchoredToRight) {
+    rows = (await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id = ${bigint(anchor)}`)).map((r) => r.id);
+  }
+
+  let beforeRows: number[];
+  let anchorRows: number[];
+  let afterRows: number[];
+  if (anchoredToRight) {
+    beforeRows = rows; anchorRows = []; afterRows = [];
+  } else {
+    beforeRows = rows.filter((id) => id < anchor);
+    anchorRows = rows.filter((id) => id === anchor);
+    afterRows = rows.filter((id) => id > anchor);
+  }
+  beforeRows = numBefore ? beforeRows.slice(-numBefore) : [];
+  afterRows = afterRows.slice(0, numAfter);
+  const ids = [...beforeRows, ...(includeAnchor ? anchorRows : []), ...afterRows];
+  return {
+    anchor,
+    foundAnchor: anchorRows.length === 1,
+    foundOldest: anchoredToLeft || beforeRows.length < numBefore,
+    foundNewest: anchoredToRight || afterRows.length < numAfter,
+    // Parley has no plan that limits history.
+    historyLimited: false,
+    messages: await present(ids),
+  };
+}

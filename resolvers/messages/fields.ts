@@ -1,0 +1,116 @@
+// GraphQL fields of the messages area.
+import { builder } from '../../schema/builder.ts';
+import { MessageType, MessageWindow, NarrowTermInput, ReactionInput } from '../../schema/messages.ts';
+import { requireUser } from '../../schema/context.ts';
+import { fetchMessages } from './fetch.ts';
+import { sendMessage } from './send.ts';
+import { editMessage } from './edit.ts';
+import { deleteMessage } from './delete.ts';
+import { addReaction, removeReaction } from './reactions.ts';
+import { updateMessageFlags } from './update-flags.ts';
+import { accessMessage } from './access.ts';
+import { presentMessages } from './present.ts';
+import { normalizeNarrow } from './narrow.ts';
+
+builder.queryFields((t) => ({
+  messages: t.field({
+    type: MessageWindow,
+    description: 'Messages in a narrow around an anchor, or the accessible subset of messageIds (Zulip\'s GET /messages).',
+    args: {
+      anchor: t.arg.string({ description: 'A message ID, or `newest`, `oldest`, `first_unread`, `date`.' }),
+      anchorDate: t.arg.string({ description: 'With anchor `date`: an ISO 8601 date or time (UTC unless a zone is given).' }),
+      includeAnchor: t.arg.boolean(),
+      numBefore: t.arg.int(),
+      numAfter: t.arg.int(),
+      narrow: t.arg({ type: [NarrowTermInput], defaultValue: [] }),
+      messageIds: t.arg.intList(),
+      useFirstUnreadAnchor: t.arg.boolean({ description: 'Deprecated: use anchor `first_unread`.' }),
+      applyMarkdown: t.arg.boolean({ defaultValue: true }),
+      clientGravatar: t.arg.boolean({ defaultValue: true }),
+      allowEmptyTopicName: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: (_root, args, ctx) =>
+      fetchMessages(ctx, requireUser(ctx), {
+        ...args,
+        narrow: normalizeNarrow(args.narrow ?? []),
+        applyMarkdown: args.applyMarkdown ?? true,
+        clientGravatar: args.clientGravatar ?? true,
+        allowEmptyTopicName: args.allowEmptyTopicName ?? false,
+      }),
+  }),
+  message: t.field({
+    type: MessageType,
+    description: 'One message the viewer may read.',
+    args: {
+      messageId: t.arg.int({ required: true }),
+      applyMarkdown: t.arg.boolean({ defaultValue: true }),
+      allowEmptyTopicName: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const viewer = requireUser(ctx);
+      await accessMessage(ctx.db, viewer, args.messageId);
+      const [view] = await presentMessages(ctx.db, ctx.realm, viewer, [args.messageId], {
+        applyMarkdown: args.applyMarkdown ?? true, clientGravatar: false, allowEmptyTopicName: args.allowEmptyTopicName ?? false,
+      });
+      return view!;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  sendMessage: t.int({
+    description: 'Sends a channel or direct message and returns its ID.',
+    args: {
+      type: t.arg.string({ required: true, description: '`channel` (or `stream`) or `direct` (or `private`).' }),
+      to: t.arg({ type: 'JSON', required: true, description: 'Channel name or ID; or a list of user IDs or emails.' }),
+      topic: t.arg.string({ description: 'Required for channel messages; "" is the empty topic.' }),
+      content: t.arg.string({ required: true }),
+      readBySender: t.arg.boolean(),
+    },
+    resolve: async (_root, args, ctx) => (await sendMessage(ctx, requireUser(ctx), { ...args, to: args.to as unknown })).id,
+  }),
+  updateMessage: t.boolean({
+    description: 'Edits content and/or moves the message (and, by propagateMode, its topic) to another topic or channel.',
+    args: {
+      messageId: t.arg.int({ required: true }),
+      content: t.arg.string(),
+      topic: t.arg.string(),
+      streamId: t.arg.int(),
+      propagateMode: t.arg.string({ description: '`change_one` (default), `change_later` or `change_all`.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await editMessage(ctx, requireUser(ctx), args.messageId, args);
+      return true;
+    },
+  }),
+  deleteMessage: t.boolean({
+    args: { messageId: t.arg.int({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await deleteMessage(ctx, requireUser(ctx), args.messageId);
+      return true;
+    },
+  }),
+  addReaction: t.boolean({
+    args: { messageId: t.arg.int({ required: true }), reaction: t.arg({ type: ReactionInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await addReaction(ctx, requireUser(ctx), args.messageId, args.reaction);
+      return true;
+    },
+  }),
+  removeReaction: t.boolean({
+    args: { messageId: t.arg.int({ required: true }), reaction: t.arg({ type: ReactionInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await removeReaction(ctx, requireUser(ctx), args.messageId, args.reaction);
+      return true;
+    },
+  }),
+  updateMessageFlags: t.intList({
+    description: 'Adds or removes a flag (read, starred, collapsed) on messages; returns the message IDs given.',
+    args: {
+      messages: t.arg.intList({ required: true }),
+      op: t.arg.string({ required: true, description: '`add` or `remove`.' }),
+      flag: t.arg.string({ required: true }),
+    },
+    resolve: (_root, args, ctx) => updateMessageFlags(ctx, requireUser(ctx), args.messages, args.op, args.flag),
+  }),
+}));

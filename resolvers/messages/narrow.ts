@@ -1,0 +1,232 @@
+// Narrows: Zulip's message filters, parsed and checked once, then turned into SQL.
+//
+// A narrow with a channel operator (or `channels:public`, or explicit message IDs) searches every
+// message the viewer may read in those channels, received or not; any other narrow searches only
+// the viewer's own history (messages they received), as Zulip does.
+import { Prisma, type Realm, type User } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../../prisma/database.ts';
+import { BadRequestError } from '../errors.ts';
+import { findChannelByName, hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
+
+export interface NarrowTerm {
+  operator: string;
+  operand: unknown;
+  negated?: boolean;
+}
+
+export class BadNarrowError extends BadRequestError {
+  constructor(detail: string) {
+    super(`Invalid narrow operator: ${detail}`);
+  }
+}
+
+const OPERATOR_ALIASES: Record<string, string> = {
+  stream: 'channel',
+  streams: 'channels',
+  subject: 'topic',
+  'pm-with': 'dm',
+  'group-pm-with': 'dm-including',
+};
+
+const IS_OPERANDS = new Set(['dm', 'private', 'starred', 'mentioned', 'unread', 'resolved', 'alerted', 'followed', 'muted', 'channel', 'stream']);
+const HAS_OPERANDS = new Set(['link', 'image', 'attachment', 'reaction']);
+
+/** Accepts both wire forms: `{operator, operand, negated}` objects and legacy `[operator, operand]` pairs. */
+export function normalizeNarrow(raw: unknown): NarrowTerm[] {
+  if (raw == null) return [];
+  if (!Array.isArray(raw)) throw new BadRequestError('Invalid narrow');
+  return raw.map((item, i) => {
+    if (Array.isArray(item)) {
+      if (item.length !== 2 || typeof item[0] !== 'string') throw new BadRequestError(`Invalid narrow[${i}]`);
+      return { operator: item[0], operand: item[1], negated: false };
+    }
+    if (!item || typeof item !== 'object') throw new BadRequestError(`Invalid narrow[${i}]`);
+    const { operator, operand, negated } = item as Record<string, unknown>;
+    if (typeof operator !== 'string') throw new BadRequestError(`Invalid narrow[${i}]: operator is missing`);
+    if (operand === undefined) throw new BadRequestError(`Invalid narrow[${i}]: operand is missing`);
+    if (negated !== undefined && typeof negated !== 'boolean') throw new BadRequestError(`Invalid narrow[${i}]: negated is not a boolean`);
+    return { operator, operand, negated: negated ?? false };
+  });
+}
+
+export interface CompiledNarrow {
+  /** SQL condition on `m` (Message) and `um` (the viewer's UserMessage, possibly absent). */
+  where: Prisma.Sql;
+  /** Whether messages the viewer did not receive are in scope (channel-wide search). */
+  channelWide: boolean;
+  /** The full-text query, for highlighting matches. */
+  search: string | null;
+  /** Set when the narrow is a single channel + topic (for empty-topic handling by callers). */
+  isSearch: boolean;
+}
+
+function asUserRef(term: NarrowTerm): number | string {
+  const { operand } = term;
+  if (typeof operand === 'number' && Number.isSafeInteger(operand)) return operand;
+  if (typeof operand === 'string' && operand.trim()) return /^\d+$/.test(operand.trim()) ? Number(operand.trim()) : operand.trim();
+  throw new BadNarrowError(`invalid operand for '${term.operator}'`);
+}
+
+async function resolveUser(db: Db, realm: Realm, viewer: User, ref: number | string, operator: string): Promise<number> {
+  if (ref === 'me') return viewer.id;
+  const user = typeof ref === 'number'
+    ? await db.user.findFirst({ where: { id: ref, realmId: realm.id }, select: { id: true } })
+    : await db.user.findFirst({ where: { realmId: realm.id, email: { equals: ref, mode: 'insensitive' } }, select: { id: true } });
+  if (!user) throw new BadNarrowError(`unknown user in '${operator}'`);
+  return user.id;
+}
+
+async function dmParticipants(db: Db, realm: Realm, viewer: User, term: NarrowTerm): Promise<number[]> {
+  let refs: (number | string)[];
+  const { operand } = term;
+  if (Array.isArray(operand)) refs = operand as (number | string)[];
+  else if (typeof operand === 'number') refs = [operand];
+  else if (typeof operand === 'string') refs = operand.split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  else throw new BadNarrowError(`invalid operand for '${term.operator}'`);
+  if (!refs.length || !refs.every((r) => typeof r === 'number' || typeof r === 'string')) throw new BadNarrowError(`invalid operand for '${term.operator}'`);
+  const ids = new Set<number>();
+  for (const ref of refs) ids.add(await resolveUser(db, realm, viewer, ref, term.operator));
+  ids.add(viewer.id);
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Channel IDs whose whole history the viewer may read. */
+export async function channelsWithReadableHistory(db: Db, viewer: User): Promise<number[]> {
+  const channels = await db.channel.findMany({ where: { realmId: viewer.realmId } });
+  const subscribed = new Set((await db.subscription.findMany({ where: { userId: viewer.id, active: true }, select: { channelId: true } })).map((s) => s.channelId));
+  return channels.filter((c) => historyIsPublicTo(c, viewer, subscribed.has(c.id))).map((c) => c.id);
+}
+
+export async function compileNarrow(db: Db, realm: Realm, viewer: User, terms: NarrowTerm[], options: { explicitIds?: boolean } = {}): Promise<CompiledNarrow> {
+  const conditions: Prisma.Sql[] = [];
+  let channelWide = !!options.explicitIds;
+  let search: string | null = null;
+  for (const raw of terms) {
+    const term = { ...raw, operator: OPERATOR_ALIASES[raw.operator] ?? raw.operator };
+    let cond: Prisma.Sql;
+    switch (term.operator) {
+      case 'channel': {
+        const { operand } = term;
+        const channel = typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))
+          ? await db.channel.findFirst({ where: { id: Number(operand), realmId: realm.id } })
+          : typeof operand === 'string' ? await findChannelByName(db, realm.id, operand) : null;
+        if (typeof operand !== 'number' && typeof operand !== 'string') throw new BadNarrowError("invalid operand for 'channel'");
+        // Unknown and inaccessible channels answer alike, so private channels do not leak.
+        if (!channel || !(await hasContentAccess(db, viewer, channel))) throw new BadNarrowError('unknown channel');
+        if (!term.negated) channelWide = true;
+        cond = Prisma.sql`m."channelId" = ${channel.id}`;
+        break;
+      }
+      case 'channels': {
+        if (term.operand !== 'public' && term.operand !== 'web-public') throw new BadNarrowError(`invalid operand '${String(term.operand)}' for 'channels'`);
+        if (!term.negated) channelWide = true;
+        cond = term.operand === 'public'
+          ? Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND NOT "inviteOnly")`
+          : Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND "isWebPublic")`;
+        break;
+      }
+      case 'topic': {
+        if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'topic'");
+        let topic = term.operand.trim();
+        // The empty topic's display name stands for the empty topic (feature level 334).
+        if (topic === realm.emptyTopicDisplayName) topic = '';
+        cond = Prisma.sql`m."channelId" IS NOT NULL AND lower(m.topic) = lower(${topic})`;
+        break;
+      }
+      case 'dm': {
+        const ids = await dmParticipants(db, realm, viewer, term);
+        const conversation = await db.directConversation.findUnique({ where: { realmId_participantKey: { realmId: realm.id, participantKey: ids.join(',') } }, select: { id: true } });
+        cond = Prisma.sql`m."directConversationId" = ${conversation?.id ?? -1}`;
+        break;
+      }
+      case 'dm-including': {
+        const userId = await resolveUser(db, realm, viewer, asUserRef(term), term.operator);
+        cond = Prisma.sql`m."directConversationId" IN (SELECT "conversationId" FROM "DirectConversationMember" WHERE "userId" = ${userId})`;
+        break;
+      }
+      case 'sender': {
+        const userId = await resolveUser(db, realm, viewer, asUserRef(term), term.operator);
+        cond = Prisma.sql`m."senderId" = ${userId}`;
+        break;
+      }
+      case 'is': {
+        if (typeof term.operand !== 'string' || !IS_OPERANDS.has(term.operand)) throw new BadNarrowError(`unknown 'is' operand ${String(term.operand)}`);
+        cond = isCondition(term.operand, viewer);
+        break;
+      }
+      case 'has': {
+        if (typeof term.operand !== 'string' || !HAS_OPERANDS.has(term.operand)) throw new BadNarrowError(`unknown 'has' operand ${String(term.operand)}`);
+        cond = term.operand === 'link' ? Prisma.sql`m."hasLink"`
+          : term.operand === 'image' ? Prisma.sql`m."hasImage"`
+          : term.operand === 'attachment' ? Prisma.sql`m."hasAttachment"`
+          : Prisma.sql`EXISTS (SELECT 1 FROM "Reaction" r WHERE r."messageId" = m.id)`;
+        break;
+      }
+      case 'id': {
+        const id = Number(term.operand);
+        if (!Number.isSafeInteger(id)) throw new BadNarrowError("invalid operand for 'id'");
+        // A single message by ID is findable wherever the viewer may read it.
+        if (!term.negated) channelWide = true;
+        cond = Prisma.sql`m.id = ${id}`;
+        break;
+      }
+      case 'near':
+        // `near` only chooses the anchor, which the client sends; it filters nothing.
+        continue;
+      case 'with': {
+        const id = Number(term.operand);
+        if (!Number.isSafeInteger(id)) throw new BadNarrowError("invalid operand for 'with'");
+        const message = await db.message.findFirst({ where: { id, realmId: realm.id }, select: { channelId: true, topic: true, directConversationId: true } });
+        if (!message) { cond = Prisma.sql`FALSE`; break; }
+        if (message.channelId != null) {
+          const channel = await db.channel.findUnique({ where: { id: message.channelId } });
+          if (!channel || !(await hasContentAccess(db, viewer, channel))) { cond = Prisma.sql`FALSE`; break; }
+          if (!term.negated) channelWide = true;
+          cond = Prisma.sql`m."channelId" = ${message.channelId} AND lower(m.topic) = lower(${message.topic})`;
+        } else {
+          cond = Prisma.sql`m."directConversationId" = ${message.directConversationId}`;
+        }
+        break;
+      }
+      case 'search': {
+        if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'search'");
+        search = term.operand;
+        cond = Prisma.sql`m."searchVector" @@ websearch_to_tsquery('english', ${term.operand})`;
+        break;
+      }
+      default:
+        throw new BadNarrowError(`unknown operator ${term.operator}`);
+    }
+    conditions.push(term.negated ? Prisma.sql`NOT (${cond})` : Prisma.sql`(${cond})`);
+  }
+  const where = conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`;
+  return { where, channelWide, search, isSearch: search !== null };
+}
+
+function isCondition(operand: string, viewer: User): Prisma.Sql {
+  switch (operand) {
+    case 'dm':
+    case 'private':
+      return Prisma.sql`m."directConversationId" IS NOT NULL`;
+    case 'channel':
+    case 'stream':
+      return Prisma.sql`m."channelId" IS NOT NULL`;
+    case 'starred':
+      return Prisma.sql`COALESCE(um.starred, FALSE)`;
+    case 'mentioned':
+      return Prisma.sql`COALESCE(um.mentioned OR um."streamWildcardMentioned" OR um."topicWildcardMentioned", FALSE)`;
+    case 'unread':
+      return Prisma.sql`(um."userId" IS NOT NULL AND NOT um.read)`;
+    case 'alerted':
+      return Prisma.sql`COALESCE(um."hasAlertWord", FALSE)`;
+    case 'resolved':
+      return Prisma.sql`m."channelId" IS NOT NULL AND m.topic LIKE '✔ %'`;
+    case 'followed':
+      return Prisma.sql`EXISTS (SELECT 1 FROM "UserTopic" ut WHERE ut."userId" = ${viewer.id} AND ut."channelId" = m."channelId" AND lower(ut."topicName") = lower(m.topic) AND ut."visibilityPolicy" = 3)`;
+    case 'muted':
+      return Prisma.sql`(EXISTS (SELECT 1 FROM "UserTopic" ut WHERE ut."userId" = ${viewer.id} AND ut."channelId" = m."channelId" AND lower(ut."topicName") = lower(m.topic) AND ut."visibilityPolicy" = 1)
+        OR EXISTS (SELECT 1 FROM "Subscription" s WHERE s."userId" = ${viewer.id} AND s."channelId" = m."channelId" AND s."isMuted"))`;
+    default:
+      throw new BadNarrowError(`unknown 'is' operand ${operand}`);
+  }
+}

@@ -1,0 +1,139 @@
+// A message as a particular viewer sees it: Zulip's message dictionary, built for a batch of IDs
+// with a fixed number of queries (no query per message).
+import { Prisma, type Realm, type User } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../../prisma/database.ts';
+import { avatarUrlFor } from '../users/present.ts';
+import { toUnixSeconds, escapeHtml } from '../text.ts';
+import { flagList } from './flags.ts';
+
+export interface DisplayRecipientUser {
+  id: number;
+  email: string;
+  full_name: string;
+  is_mirror_dummy: boolean;
+}
+
+export interface ReactionView {
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+  userId: number;
+}
+
+export interface MessageView {
+  id: number;
+  senderId: number;
+  senderFullName: string;
+  senderEmail: string;
+  senderRealmStr: string;
+  avatarUrl: string | null;
+  client: string;
+  content: string;
+  contentType: string;
+  rawContent: string;
+  renderedContent: string;
+  displayRecipient: string | DisplayRecipientUser[];
+  editHistory: unknown[] | null;
+  isMeMessage: boolean;
+  lastEditTimestamp: number | null;
+  lastMovedTimestamp: number | null;
+  reactions: ReactionView[];
+  recipientId: number;
+  streamId: number | null;
+  topic: string;
+  topicLinks: { text: string; url: string }[];
+  submessages: unknown[];
+  timestamp: number;
+  type: 'stream' | 'private';
+  flags: string[];
+  matchContent: string | null;
+  matchSubject: string | null;
+}
+
+export interface PresentOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+  /** Full-text query whose matches are highlighted in match_content / match_subject. */
+  search?: string | null;
+}
+
+// Zulip's recipient IDs come from a table Parley does not have: channels keep their own ID and
+// direct conversations are numbered above this offset, so the two never collide.
+export const DIRECT_RECIPIENT_ID_OFFSET = 1_000_000_000;
+
+export async function presentMessages(db: Db, realm: Realm, viewer: User | null, ids: number[], options: PresentOptions): Promise<MessageView[]> {
+  if (!ids.length) return [];
+  const messages = await db.message.findMany({
+    where: { id: { in: ids }, realmId: realm.id },
+    orderBy: { id: 'asc' },
+    include: {
+      sender: true,
+      channel: { select: { name: true } },
+      reactions: { orderBy: { id: 'asc' } },
+      directConversation: { include: { members: { include: { user: { select: { id: true, email: true, fullName: true } } } } } },
+      userMessages: viewer ? { where: { userId: viewer.id } } : false,
+    },
+  });
+  const highlights = options.search ? await searchHighlights(db, ids, options.search) : new Map<number, { content: string; subject: string }>();
+  const realmStr = realm.stringId;
+  return messages.map((m) => {
+    const isChannel = m.channelId != null;
+    let topic = m.topic;
+    if (isChannel && topic === '' && !options.allowEmptyTopicName) topic = realm.emptyTopicDisplayName;
+    const displayRecipient: string | DisplayRecipientUser[] = isChannel
+      ? m.channel!.name
+      : m.directConversation!.members
+          .map((member) => ({ id: member.user.id, email: member.user.email, full_name: member.user.fullName, is_mirror_dummy: false }))
+          .sort((a, b) => a.id - b.id);
+    const um = (m as { userMessages?: Parameters<typeof flagList>[0][] }).userMessages?.[0];
+    const highlight = highlights.get(m.id);
+    return {
+      id: m.id,
+      senderId: m.senderId,
+      senderFullName: m.sender.fullName,
+      senderEmail: m.sender.email,
+      senderRealmStr: realmStr,
+      avatarUrl: avatarUrlFor(viewer, m.sender, options.clientGravatar),
+      client: m.sendingClient,
+      content: options.applyMarkdown ? m.renderedContent : m.content,
+      contentType: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
+      rawContent: m.content,
+      renderedContent: m.renderedContent,
+      displayRecipient,
+      editHistory: Array.isArray(m.editHistory) && m.editHistory.length ? (m.editHistory as unknown[]) : null,
+      isMeMessage: m.isMeMessage,
+      lastEditTimestamp: m.lastEditTime ? toUnixSeconds(m.lastEditTime) : null,
+      lastMovedTimestamp: m.lastMovedTime ? toUnixSeconds(m.lastMovedTime) : null,
+      reactions: m.reactions.map((r) => ({ emojiName: r.emojiName, emojiCode: r.emojiCode, reactionType: r.reactionType, userId: r.userId })),
+      recipientId: isChannel ? m.channelId! : DIRECT_RECIPIENT_ID_OFFSET + m.directConversationId!,
+      streamId: m.channelId,
+      topic: isChannel ? topic : '',
+      topicLinks: [],
+      submessages: [],
+      timestamp: toUnixSeconds(m.dateSent),
+      type: isChannel ? 'stream' : 'private',
+      flags: flagList(viewer ? um : undefined),
+      matchContent: highlight ? highlight.content : null,
+      matchSubject: highlight ? highlight.subject : null,
+    } satisfies MessageView;
+  });
+}
+
+async function searchHighlights(db: Db, ids: number[], search: string) {
+  const rows = await db.$queryRaw<{ id: number; content: string; subject: string }[]>(Prisma.sql`
+    SELECT m.id,
+      ts_headline('english', m."renderedContent", websearch_to_tsquery('english', ${search}),
+        'HighlightAll=TRUE, StartSel=<span class="highlight">, StopSel=</span>') AS content,
+      ts_headline('english', ${''} || m.topic, websearch_to_tsquery('english', ${search}),
+        'HighlightAll=TRUE, StartSel=<span class="highlight">, StopSel=</span>') AS subject
+    FROM "Message" m WHERE m.id IN (${Prisma.join(ids)})`);
+  return new Map(rows.map((r) => [r.id, { content: r.content, subject: highlightEscapedTopic(r.subject) }]));
+}
+
+// ts_headline works on raw text: escape the topic, then restore the highlight markers.
+function highlightEscapedTopic(subject: string): string {
+  return escapeHtml(subject)
+    .replaceAll('&lt;span class=&quot;highlight&quot;&gt;', '<span class="highlight">')
+    .replaceAll('&lt;/span&gt;', '</span>');
+}

@@ -1,0 +1,44 @@
+// Renders message content for a realm: looks up just the users, groups, channels and emoji the
+// content mentions (a few queries, whatever its length), then runs the Markdown renderer.
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../../prisma/database.ts';
+import { extractMentionCandidates, renderMarkdown, type MentionTargets, type RenderResult } from './markdown.ts';
+
+type Reader = Db | Prisma.TransactionClient;
+
+export async function renderForRealm(db: Reader, realmId: number, content: string): Promise<RenderResult> {
+  const wanted = extractMentionCandidates(content);
+  const lower = (names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))];
+  const [users, usersById, groups, channels, emoji, linkifiers] = await Promise.all([
+    wanted.names.length
+      ? db.user.findMany({ where: { realmId, isActive: true, fullName: { in: wanted.names, mode: 'insensitive' } }, select: { id: true, fullName: true } })
+      : [],
+    wanted.ids.length
+      ? db.user.findMany({ where: { realmId, isActive: true, id: { in: wanted.ids } }, select: { id: true, fullName: true } })
+      : [],
+    wanted.groupNames.length
+      ? db.userGroup.findMany({ where: { realmId, deactivated: false, name: { in: wanted.groupNames, mode: 'insensitive' } }, select: { id: true, name: true } })
+      : [],
+    wanted.channelNames.length
+      ? db.channel.findMany({ where: { realmId, name: { in: wanted.channelNames, mode: 'insensitive' } }, select: { id: true, name: true } })
+      : [],
+    wanted.emojiNames.length
+      ? db.customEmoji.findMany({ where: { realmId, deactivated: false, name: { in: lower(wanted.emojiNames) } }, select: { id: true, name: true } })
+      : [],
+    db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { pattern: true, urlTemplate: true } }),
+  ]);
+  const usersByName = new Map<string, { id: number; fullName: string }[]>();
+  for (const user of users) {
+    const key = user.fullName.toLowerCase();
+    usersByName.set(key, [...(usersByName.get(key) ?? []), user]);
+  }
+  const targets: MentionTargets = {
+    usersByName,
+    usersById: new Map([...users, ...usersById].map((u) => [u.id, u])),
+    groupsByName: new Map(groups.map((g) => [g.name!.toLowerCase(), { id: g.id, name: g.name! }])),
+    channelsByName: new Map(channels.map((c) => [c.name.toLowerCase(), c])),
+    customEmoji: new Map(emoji.map((e) => [e.name, { id: e.id, name: e.name, url: `/user_avatars/${realmId}/emoji/images/${e.id}.png` }])),
+    linkifiers,
+  };
+  return renderMarkdown(content, targets);
+}

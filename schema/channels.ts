@@ -1,0 +1,120 @@
+import { builder } from './builder.ts';
+import { groupSettingValue } from '../resolvers/groups/membership.ts';
+import { toUnixSeconds } from '../resolvers/text.ts';
+
+// Zulip's deprecated `stream_post_policy`, derived from can_send_message_group for old clients.
+async function streamPostPolicy(db: any, groupId: number | null): Promise<number> {
+  if (groupId == null) return 1;
+  const group = await db.userGroup.findUnique({ where: { id: groupId }, select: { name: true } });
+  switch (group?.name) {
+    case 'role:administrators': return 2;
+    case 'role:fullmembers': return 3;
+    case 'role:moderators': return 4;
+    default: return 1;
+  }
+}
+
+const groupSettingField = (t: any, column: string, description: string) =>
+  t.field({
+    type: 'JSON',
+    description: `${description} A group-setting value: a user group ID, or \`{direct_members, direct_subgroups}\`.`,
+    select: { [column]: true },
+    resolve: (channel: any, _args: unknown, ctx: any) => groupSettingValue(ctx.db, channel[column]),
+  });
+
+export const ChannelType = builder.prismaObject('Channel', {
+  description: 'A channel (called a stream in older API versions).',
+  fields: (t) => ({
+    streamId: t.exposeInt('id', { description: 'The unique ID of the channel.' }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { description: 'The description in Zulip-flavoured Markdown.' }),
+    renderedDescription: t.exposeString('renderedDescription', { description: 'The description rendered as HTML.' }),
+    dateCreated: t.int({ description: 'UNIX timestamp of creation.', resolve: (c) => toUnixSeconds(c.dateCreated) }),
+    creatorId: t.exposeInt('creatorId', { nullable: true, description: 'The creating user; null when none is recorded.' }),
+    inviteOnly: t.exposeBoolean('inviteOnly', { description: 'True for a private channel.' }),
+    isWebPublic: t.exposeBoolean('isWebPublic', { description: 'History readable without an account.' }),
+    historyPublicToSubscribers: t.exposeBoolean('historyPublicToSubscribers'),
+    messageRetentionDays: t.exposeInt('messageRetentionDays', { nullable: true, description: 'null: the organization\'s setting; -1: forever.' }),
+    firstMessageId: t.exposeInt('firstMessageId', { nullable: true }),
+    folderId: t.exposeInt('folderId', { nullable: true }),
+    topicsPolicy: t.exposeString('topicsPolicy', { description: '`inherit`, `allow_empty_topic`, `disable_empty_topic` or `empty_topic_only`.' }),
+    isArchived: t.exposeBoolean('isArchived'),
+    isRecentlyActive: t.exposeBoolean('isRecentlyActive'),
+    isAnnouncementOnly: t.boolean({
+      description: 'Deprecated: true when only administrators may post.',
+      select: { canSendMessageGroupId: true },
+      resolve: async (c, _a, ctx) => (await streamPostPolicy(ctx.db, c.canSendMessageGroupId)) === 2,
+    }),
+    streamPostPolicy: t.int({
+      description: 'Deprecated: 1 anyone, 2 administrators, 3 full members, 4 moderators; see canSendMessageGroup.',
+      select: { canSendMessageGroupId: true },
+      resolve: (c, _a, ctx) => streamPostPolicy(ctx.db, c.canSendMessageGroupId),
+    }),
+    streamWeeklyTraffic: t.int({
+      nullable: true,
+      description: 'Average messages a week over the last four weeks; null for channels younger than a week.',
+      resolve: async (c, _a, ctx) => {
+        if (Date.now() - c.dateCreated.getTime() < 7 * 86400_000) return null;
+        const since = new Date(Date.now() - 28 * 86400_000);
+        const count = await ctx.db.message.count({ where: { channelId: c.id, dateSent: { gte: since } } });
+        const weeks = Math.min(4, (Date.now() - c.dateCreated.getTime()) / (7 * 86400_000));
+        return Math.round(count / weeks);
+      },
+    }),
+    canAddSubscribersGroup: groupSettingField(t, 'canAddSubscribersGroupId', 'Who may add subscribers.'),
+    canRemoveSubscribersGroup: groupSettingField(t, 'canRemoveSubscribersGroupId', 'Who may remove subscribers.'),
+    canAdministerChannelGroup: groupSettingField(t, 'canAdministerChannelGroupId', 'Who may administer the channel.'),
+    canDeleteAnyMessageGroup: groupSettingField(t, 'canDeleteAnyMessageGroupId', 'Who may delete any message in the channel.'),
+    canDeleteOwnMessageGroup: groupSettingField(t, 'canDeleteOwnMessageGroupId', 'Who may delete their own messages in the channel.'),
+    canMoveMessagesOutOfChannelGroup: groupSettingField(t, 'canMoveMessagesOutOfChannelGroupId', 'Who may move messages out of the channel.'),
+    canMoveMessagesWithinChannelGroup: groupSettingField(t, 'canMoveMessagesWithinChannelGroupId', 'Who may move messages between topics of the channel.'),
+    canResolveTopicsGroup: groupSettingField(t, 'canResolveTopicsGroupId', 'Who may resolve topics in the channel.'),
+    canSendMessageGroup: groupSettingField(t, 'canSendMessageGroupId', 'Who may post.'),
+    canSubscribeGroup: groupSettingField(t, 'canSubscribeGroupId', 'Who may subscribe themselves.'),
+    subscriberCount: t.int({
+      description: 'Active subscribers.',
+      resolve: (c, _a, ctx) => ctx.db.subscription.count({ where: { channelId: c.id, active: true, isUserActive: true } }),
+    }),
+  }),
+});
+
+export const SubscriptionType = builder.prismaObject('Subscription', {
+  description: 'The viewer\'s subscription to a channel, with personal settings. Null notification settings inherit the user\'s defaults.',
+  fields: (t) => ({
+    channel: t.relation('channel'),
+    color: t.exposeString('color'),
+    isMuted: t.exposeBoolean('isMuted'),
+    inHomeView: t.boolean({ description: 'Deprecated: the negation of isMuted.', resolve: (s) => !s.isMuted }),
+    pinToTop: t.exposeBoolean('pinToTop'),
+    desktopNotifications: t.exposeBoolean('desktopNotifications', { nullable: true }),
+    audibleNotifications: t.exposeBoolean('audibleNotifications', { nullable: true }),
+    pushNotifications: t.exposeBoolean('pushNotifications', { nullable: true }),
+    emailNotifications: t.exposeBoolean('emailNotifications', { nullable: true }),
+    wildcardMentionsNotify: t.exposeBoolean('wildcardMentionsNotify', { nullable: true }),
+    subscribers: t.intList({
+      description: 'User IDs of the channel\'s active subscribers.',
+      select: { channelId: true },
+      resolve: async (s, _a, ctx) =>
+        (await ctx.db.subscription.findMany({
+          where: { channelId: s.channelId, active: true, isUserActive: true },
+          select: { userId: true },
+          orderBy: { userId: 'asc' },
+        })).map((r) => r.userId),
+    }),
+  }),
+});
+
+export interface SubscribeResultShape {
+  subscribed: Record<string, string[]>;
+  alreadySubscribed: Record<string, string[]>;
+  unauthorized: string[];
+}
+
+export const SubscribeResult = builder.objectRef<SubscribeResultShape>('SubscribeResult').implement({
+  description: 'Which users were subscribed to which channels, keyed by user ID.',
+  fields: (t) => ({
+    subscribed: t.field({ type: 'JSON', description: 'User ID → names of channels newly subscribed to.', resolve: (r) => r.subscribed }),
+    alreadySubscribed: t.field({ type: 'JSON', description: 'User ID → names of channels the user was already in.', resolve: (r) => r.alreadySubscribed }),
+    unauthorized: t.stringList({ description: 'Channels skipped for lack of permission (only when authorizationErrorsFatal is false).', resolve: (r) => r.unauthorized }),
+  }),
+});
