@@ -25,10 +25,10 @@ export class MissingArgumentError extends ParleyError {
   }
 }
 
-export class InvalidArgumentError extends ParleyError {
-  override readonly code = 'REQUEST_VARIABLE_INVALID';
+/** A parameter that fails validation (Zulip answers BAD_REQUEST with a sentence naming it). */
+export class InvalidArgumentError extends BadRequestError {
   constructor(readonly argument: string, message = `Invalid ${argument}`) {
-    super(message, { var_name: argument });
+    super(message);
   }
 }
 

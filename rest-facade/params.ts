@@ -16,7 +16,9 @@ export type ParamType =
   /** a string that may also be sent as a bare integer (anchor) */
   | 'stringOrInt'
   /** any JSON value, passed through */
-  | 'json';
+  | 'json'
+  /** JSON when it parses, else the raw string (POST /messages `to`: a bare channel name) */
+  | 'jsonOrString';
 
 export interface ParamSpec {
   type: ParamType;
@@ -74,6 +76,15 @@ function decodeValue(name: string, type: ParamType, value: unknown): unknown {
       throw new InvalidArgumentError(name, `${name} is not a string`);
     case 'json':
       return parseJson(name, value);
+    case 'jsonOrString':
+      if (typeof value !== 'string') return value;
+      // Something that looks like a JSON list or object must be one.
+      if (/^\s*[[{]/.test(value)) return parseJson(name, value);
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
+      }
     case 'intList': {
       const list = parseJson(name, value);
       if (!Array.isArray(list)) throw new InvalidArgumentError(name, `${name} is not a list`);

@@ -177,7 +177,7 @@ export const routes: Route[] = [
     method: 'POST', path: '/messages',
     params: {
       type: { type: 'string', required: true },
-      to: { type: 'json', required: true },
+      to: { type: 'jsonOrString', required: true },
       topic: { type: 'string', aliases: ['subject'] },
       content: { type: 'string', required: true },
       queue_id: { type: 'string' },

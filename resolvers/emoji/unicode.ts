@@ -32,6 +32,21 @@ interface EmojiTables {
 // modifiers are not emoji of their own here either.
 const SKIN_TONE_CODES = new Set(['1f3fb', '1f3fc', '1f3fd', '1f3fe', '1f3ff']);
 
+// Where Zulip's canonical name (what a typed 💩 turns into) is stable across its releases and
+// differs from iamcal's; used unless iamcal gives that name to another emoji.
+const ZULIP_CANONICAL: Record<string, string> = {
+  '1f4a9': 'poop',
+  '1f384': 'holiday_tree',
+  '2797': 'division',
+  '1f610': 'neutral',
+  '1f615': 'oh_no',
+  '1f625': 'exhausted',
+  '1f641': 'frown',
+  '1f643': 'upside_down',
+  '1f914': 'thinking',
+  '1f6e0': 'working_on_it',
+};
+
 // Names Zulip users type (and Zulip clients send in reactions) that iamcal does not have. Only
 // added where iamcal does not already use the name for another emoji.
 const ZULIP_ALIASES: Record<string, string[]> = {
@@ -102,6 +117,19 @@ function load(): EmojiTables {
   for (const [code, aliases] of Object.entries(ZULIP_ALIASES)) {
     if (!codeToName.has(code)) continue;
     for (const alias of aliases) addAlias(alias, code);
+  }
+
+  // Canonical names: Zulip's where known, else iamcal's with Zulip's underscores.
+  for (const code of codeToName.keys()) {
+    const preferred = ZULIP_CANONICAL[code];
+    if (preferred !== undefined) addAlias(preferred, code);
+    const underscored = codeToName.get(code)!.replace(/([a-z0-9])-(?=[a-z0-9])/g, '$1_');
+    for (const candidate of [preferred, underscored]) {
+      if (candidate !== undefined && nameToCode.get(candidate) === code) {
+        codeToName.set(code, candidate);
+        break;
+      }
+    }
   }
 
   return { nameToCode, codeToName };

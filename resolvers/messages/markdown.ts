@@ -75,6 +75,7 @@ const CHANNEL_LINK_RE = /#\*\*([^*]+)\*\*/y;
 const EMOJI_RE = /:([\p{L}\p{N}_+-]+):/uy;
 const TIMESTAMP_RE = /<time:([^>]*?)>/y;
 const STRIKE_RE = /~~([^~\n]+?)~~(?!~)/y;
+const STRONG_EM_RE = /\*\*\*(?!\s)[^*^\n]+(?<!\s)\*\*\*/y;
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'stream', 'channel']);
 const TOPIC_WILDCARDS = new Set(['topic']);
@@ -782,6 +783,28 @@ function strikethroughRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/** Zulip's STRONG_EM_RE: `***x***` is <strong><em>, where CommonMark nests the other way. */
+function strongEmRule(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x2a /* * */) return false;
+  const m = stickyMatch(STRONG_EM_RE, state);
+  if (!m) return false;
+  const start = state.pos;
+  const end = start + m[0].length;
+  if (!silent) {
+    const oldMax = state.posMax;
+    state.push('strong_open', 'strong', 1).markup = '**';
+    state.push('em_open', 'em', 1).markup = '*';
+    state.pos = start + 3;
+    state.posMax = end - 3;
+    state.md.inline.tokenize(state);
+    state.posMax = oldMax;
+    state.push('em_close', 'em', -1).markup = '*';
+    state.push('strong_close', 'strong', -1).markup = '**';
+  }
+  state.pos = end;
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Core passes over inline children
 
@@ -1117,6 +1140,7 @@ function createEngine(): Engine {
   md.inline.ruler.before('linkify', 'zulip_timestamp', timestampRule);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreRule);
   md.inline.ruler.before('emphasis', 'zulip_strikethrough', strikethroughRule);
+  md.inline.ruler.before('emphasis', 'zulip_strong_em', strongEmRule);
   // After linkify, so `https://host/:x:` stays one URL.
   md.inline.ruler.after('linkify', 'zulip_emoji', emojiRule);
 
@@ -1129,6 +1153,14 @@ function createEngine(): Engine {
   rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx]!.content)}</code>`;
   rules.code_block = (tokens, idx) => renderCodeBlock(tokens[idx]!.content.replace(/^\n+|\n+$/g, ''), null);
   rules['zulip_code'] = (tokens, idx) => renderCodeBlock(tokens[idx]!.content, tokens[idx]!.info || null);
+  // Python-Markdown's tables write alignment as `text-align: center;`.
+  for (const cell of ['th_open', 'td_open']) {
+    rules[cell] = (tokens, idx, options, _env, self) => {
+      const style = tokens[idx]!.attrGet('style');
+      if (typeof style === 'string') tokens[idx]!.attrSet('style', style.replace(/^text-align:(\w+)$/, 'text-align: $1;'));
+      return self.renderToken(tokens, idx, options);
+    };
+  }
   rules['zulip_inline_html'] = (tokens, idx) => tokens[idx]!.content;
   rules['zulip_block_html'] = (tokens, idx) => tokens[idx]!.content;
   return md;
