@@ -72,7 +72,7 @@ describe('POST /messages to a channel', () => {
     await makeChannel(owner, 'lobby');
     const res = await t.client(guest).post('/messages', { type: 'stream', to: 'lobby', topic: 't', content: 'x' });
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('STREAM_DOES_NOT_EXIST');
+    expect(res.body.msg).toBe("Not authorized to send to channel 'lobby'");
     const member = await t.client(alice).post('/messages', { type: 'stream', to: 'lobby', topic: 't', content: 'x' });
     expect(member.status).toBe(200);
   });
