@@ -116,7 +116,8 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
   const needBefore = !anchoredToLeft && numBefore > 0;
   const needAfter = !anchoredToRight && numAfter > 0;
   const inc = includeAnchor ? 1 : 0;
-  const bigint = (n: number) => BigInt(n);
+  // Message IDs are 32-bit; the "newest" sentinel and huge client anchors are clamped for SQL.
+  const bigint = (n: number) => Math.max(-1, Math.min(n, 2_147_483_647));
 
   let rows: number[] = [];
   const before = async (beforeAnchor: number, limit: number) =>

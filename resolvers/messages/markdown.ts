@@ -846,7 +846,20 @@ function linkTextOf(children: Token[], openIndex: number): { text: string | null
   return { text: onlyText ? text : leading, closeIndex: children.length - 1 };
 }
 
-/** Links: Zulip's TLD exclusions, realm-relative rewriting, and the href as text for `[](url)`. */
+// Zulip's autolink regex: a URL starts after whitespace or one of '"(,:< and ends before
+// whitespace, optionally after closing punctuation.
+const AUTOLINK_BEFORE = /[\s'"(,:<]$/;
+const AUTOLINK_AFTER = /^[!:;?),.'">]*(?:\s|$)/;
+
+function autolinkAllowed(text: string, previous: Token | undefined, next: Token | undefined): boolean {
+  if (previous?.type === 'text' && previous.content !== '' && !AUTOLINK_BEFORE.test(previous.content)) return false;
+  if (next?.type === 'text' && !AUTOLINK_AFTER.test(next.content)) return false;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.includes('@')) return true;
+  const host = text.split(/[/?#:]/, 1)[0]!;
+  return !FALSE_POSITIVE_TLDS.has(host.slice(host.lastIndexOf('.') + 1).toLowerCase());
+}
+
+/** Links: Zulip's autolink boundaries and TLD exclusions, realm-relative rewriting, and the href as text for `[](url)`. */
 function fixLinks(children: Token[], env: RenderEnv): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < children.length; i++) {
@@ -859,14 +872,18 @@ function fixLinks(children: Token[], env: RenderEnv): Token[] {
     const inner = children.slice(i + 1, closeIndex);
     if (t.markup === 'linkify') {
       const text = inner.map((c) => c.content).join('');
-      if (!/^[a-z][a-z0-9+.-]*:/i.test(text) && !text.includes('@')) {
-        const host = text.split(/[/?#:]/, 1)[0]!;
-        const tld = host.slice(host.lastIndexOf('.') + 1).toLowerCase();
-        if (FALSE_POSITIVE_TLDS.has(tld)) {
-          out.push(makeText(text, t.level));
-          i = closeIndex;
-          continue;
-        }
+      if (!autolinkAllowed(text, children[i - 1], children[closeIndex + 1])) {
+        out.push(makeText(text, t.level));
+        i = closeIndex;
+        continue;
+      }
+      // linkify-it keeps these at the end of a URL; Zulip treats them as trailing punctuation.
+      const trailing = /[:'">]+$/.exec(text)?.[0];
+      if (trailing && inner.length === 1 && text.length > trailing.length) {
+        inner[0]!.content = text.slice(0, -trailing.length);
+        const href = String(t.attrGet('href') ?? '');
+        if (href.endsWith(trailing)) t.attrSet('href', href.slice(0, -trailing.length));
+        children.splice(closeIndex + 1, 0, makeText(trailing, t.level));
       }
     }
     const href = rewriteLocalLink(String(t.attrGet('href') ?? ''), env.realmUrl);

@@ -1,0 +1,20 @@
+import { it } from 'vitest';
+import { startTestServer } from '../support/server.ts';
+import { graphql, rawRequest } from '../support/client.ts';
+it('probe', async () => {
+  const t = await startTestServer();
+  const q = await graphql(t.baseUrl, `{ __schema { queryType { fields { name description } } mutationType { fields { name description args { name description } } } types { name kind description } } }`);
+  const s = q.body.data.__schema;
+  console.log('Q no desc', s.queryType.fields.filter((f: any) => !f.description).map((f: any) => f.name));
+  console.log('M no desc', s.mutationType.fields.filter((f: any) => !f.description).map((f: any) => f.name));
+  console.log('T no desc', s.types.filter((f: any) => !f.description && !f.name.startsWith('__')).map((f: any) => f.name + ':' + f.kind));
+  let r = await graphql(t.baseUrl, `{ me { userId } }`);
+  console.log(r.status, r.headers, JSON.stringify(r.body));
+  r = await graphql(t.baseUrl, `{ me { userId } }`, {}, { ...t.owner, apiKey: 'x'.repeat(32) });
+  console.log(r.status, r.headers, JSON.stringify(r.body));
+  r = await graphql(t.baseUrl, `mutation { fetchApiKey(username: "owner@example.com", password: "nope") { apiKey } }`);
+  console.log(r.status, JSON.stringify(r.body));
+  const h = await rawRequest('GET', `${t.baseUrl}/graphql`, { accept: 'text/html' });
+  console.log(h.status, h.headers['content-type'], String(h.body).slice(0, 300), /graphiql/i.test(String(h.body)));
+  await t.close();
+});

@@ -1,0 +1,335 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import type { ApiClient } from '../support/client.ts';
+
+let t: TestServer;
+let owner: ApiClient;
+let alice: MadeUser;
+let bob: MadeUser;
+let carol: MadeUser;
+let guest: MadeUser;
+const ids: Record<string, number> = {};
+
+const channelNarrow = (name: string, topic?: string) => [
+  { operator: 'channel', operand: name },
+  ...(topic !== undefined ? [{ operator: 'topic', operand: topic }] : []),
+];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  owner = t.client(t.owner);
+  alice = await makeUser(t, { fullName: 'Alice Liddell' });
+  bob = await makeUser(t, { fullName: 'Bob Builder' });
+  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  await makeChannel(t.client(alice), 'design');
+  await makeChannel(t.client(alice), 'vault', { invite_only: true });
+  ids.d1 = await sendToChannel(t.client(alice), 'design', 'colors', 'red is a colour');
+  ids.d2 = await sendToChannel(t.client(alice), 'design', 'colors', 'blue https://example.com/page');
+  ids.d3 = await sendToChannel(t.client(alice), 'design', 'fonts', 'serif or sans? @**Bob Builder**');
+  ids.g1 = await sendToChannel(t.client(bob), 'general', 'lunch', 'pizza today');
+  ids.v1 = await sendToChannel(t.client(alice), 'vault', 'plans', 'the secret plan involves pizza');
+  ids.dm1 = await sendDirect(t.client(alice), [bob.userId], 'hello bob');
+  ids.dm2 = await sendDirect(t.client(bob), [alice.userId, carol.userId], 'group hello');
+  ids.d4 = await sendToChannel(t.client(bob), 'design', 'colors', 'green with ![img](https://example.com/a.png)');
+  ids.g2 = await sendToChannel(t.client(carol), 'general', 'lunch', 'pasta tomorrow');
+});
+afterAll(async () => { await t?.close(); });
+
+const idsOf = (res: { body: { messages: { id: number }[] } }) => res.body.messages.map((m) => m.id);
+
+describe('GET /messages parameters', () => {
+  it('requires anchor unless use_first_unread_anchor', async () => {
+    const res = await t.client(alice).get('/messages', { num_before: 1, num_after: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'anchor' argument" });
+  });
+
+  it('requires num_before and num_after', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_after: 0 });
+    expect(res.body.msg).toBe("Missing 'num_before' argument");
+    const res2 = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 0 });
+    expect(res2.body.msg).toBe("Missing 'num_after' argument");
+  });
+
+  it('refuses more than 5000 messages', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 4000, num_after: 1001 });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('Too many messages requested (maximum 5000).');
+  });
+
+  it('refuses an anchor that is not a number or keyword', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'soonest', num_before: 1, num_after: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('Invalid anchor');
+  });
+
+  it('refuses non-integer counts and malformed narrows', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 'many', num_after: 0 });
+    expect(res.body.msg).toBe('num_before is not an integer');
+    const bad = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '{not json' });
+    expect(bad.body.msg).toBe('Argument "narrow" is not valid JSON.');
+    const op = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'colour', operand: 'red' }] });
+    expect(op.body.msg).toBe('Invalid narrow operator: unknown operator colour');
+  });
+
+  it('refuses message_ids combined with anchor parameters', async () => {
+    const res = await t.client(alice).get('/messages', { message_ids: [ids.d1], anchor: 'newest' });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('Unsupported parameter combination: anchor, message_ids');
+  });
+});
+
+describe('GET /messages anchors', () => {
+  it('newest: the last messages of the user\'s history, found_newest', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 3, num_after: 0 });
+    expect(res.status).toBe(200);
+    expect(idsOf(res)).toEqual([ids.dm2, ids.d4, ids.g2]);
+    expect(res.body).toMatchObject({ found_newest: true, found_oldest: false, found_anchor: false, history_limited: false });
+    expect(res.body.anchor).toBe(10000000000000000);
+  });
+
+  it('oldest: the first messages, found_oldest', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'oldest', num_before: 0, num_after: 2, narrow: channelNarrow('design') });
+    expect(idsOf(res)).toEqual([ids.d1, ids.d2]);
+    expect(res.body.found_oldest).toBe(true);
+    expect(res.body.found_newest).toBe(false);
+  });
+
+  it('a message ID: messages on both sides, the anchor included by default', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: ids.d2, num_before: 1, num_after: 1, narrow: channelNarrow('design') });
+    expect(idsOf(res)).toEqual([ids.d1, ids.d2, ids.d3]);
+    expect(res.body.found_anchor).toBe(true);
+    expect(res.body.anchor).toBe(ids.d2);
+  });
+
+  it('include_anchor=false leaves the anchor out', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: ids.d2, num_before: 1, num_after: 1, include_anchor: false, narrow: channelNarrow('design') });
+    expect(idsOf(res)).toEqual([ids.d1, ids.d3]);
+    expect(res.body.found_anchor).toBe(false);
+  });
+
+  it('an anchor that does not match the narrow is not found', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: ids.g1, num_before: 1, num_after: 1, narrow: channelNarrow('design') });
+    expect(res.body.found_anchor).toBe(false);
+    expect(idsOf(res)).toEqual([ids.d3, ids.d4]);
+  });
+
+  it('num_before=0 and num_after=0 fetch just the anchor', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: ids.d3, num_before: 0, num_after: 0 });
+    expect(idsOf(res)).toEqual([ids.d3]);
+    expect(res.body.found_anchor).toBe(true);
+  });
+
+  it('first_unread: the oldest unread message in the narrow', async () => {
+    const res = await t.client(bob).get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 1, narrow: channelNarrow('design') });
+    expect(idsOf(res)).toEqual([ids.d1]);
+    expect(res.body.anchor).toBe(ids.d1);
+  });
+
+  it('first_unread with nothing unread behaves like newest', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'first_unread', num_before: 1, num_after: 1, narrow: [{ operator: 'sender', operand: alice.userId }] });
+    expect(res.body.anchor).toBe(10000000000000000);
+    expect(res.body.found_newest).toBe(true);
+    expect(idsOf(res)).toEqual([ids.dm1]);
+  });
+
+  it('use_first_unread_anchor (deprecated) still works', async () => {
+    const res = await t.client(bob).get('/messages', { use_first_unread_anchor: true, num_before: 0, num_after: 1, narrow: channelNarrow('design') });
+    expect(res.body.anchor).toBe(ids.d1);
+  });
+
+  it('date: the first message on or after the date, else newest', async () => {
+    const past = await t.client(alice).get('/messages', { anchor: 'date', anchor_date: '2000-01-01', num_before: 0, num_after: 1, narrow: channelNarrow('design') });
+    expect(idsOf(past)).toEqual([ids.d1]);
+    const future = await t.client(alice).get('/messages', { anchor: 'date', anchor_date: '2999-01-01T10:00:00', num_before: 1, num_after: 0, narrow: channelNarrow('design') });
+    expect(future.body.anchor).toBe(10000000000000000);
+    expect(idsOf(future)).toEqual([ids.d4]);
+    const missing = await t.client(alice).get('/messages', { anchor: 'date', num_before: 1, num_after: 0 });
+    expect(missing.body.msg).toBe("Missing 'anchor_date' argument");
+    const invalid = await t.client(alice).get('/messages', { anchor: 'date', anchor_date: 'yesterday', num_before: 1, num_after: 0 });
+    expect(invalid.status).toBe(400);
+  });
+});
+
+describe('GET /messages narrows', () => {
+  it('channel + topic (case-insensitive), by name or ID', async () => {
+    const byName = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('design', 'COLORS') });
+    expect(idsOf(byName)).toEqual([ids.d1, ids.d2, ids.d4]);
+    const designId = (await t.client(bob).get('/get_stream_id', { stream: 'design' })).body.stream_id;
+    const byId = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: designId }] });
+    expect(idsOf(byId)).toEqual([ids.d1, ids.d2, ids.d3, ids.d4]);
+  });
+
+  it('accepts legacy [operator, operand] pairs and the `stream` alias', async () => {
+    const res = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [['stream', 'design'], ['topic', 'fonts']] });
+    expect(idsOf(res)).toEqual([ids.d3]);
+  });
+
+  it('channel history is readable by non-subscribers of a public channel (historical)', async () => {
+    const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('design') });
+    expect(idsOf(res)).toEqual([ids.d1, ids.d2, ids.d3, ids.d4]);
+    expect(res.body.messages[0].flags).toEqual(['read', 'historical']);
+  });
+
+  it('a private channel is unknown to outsiders, exactly like a missing one', async () => {
+    const priv = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('vault') });
+    const none = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('no-such') });
+    expect(priv.status).toBe(400);
+    expect(priv.body).toEqual(none.body);
+    expect(priv.body.msg).toBe('Invalid narrow operator: unknown channel');
+  });
+
+  it('a guest cannot read public channels they are not subscribed to', async () => {
+    const res = await t.client(guest).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('design') });
+    expect(res.status).toBe(400);
+  });
+
+  it('without a channel operator, searches only the user\'s own history', async () => {
+    const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 });
+    // Carol was subscribed to general (default) and is in the group DM; not in design.
+    expect(idsOf(res)).toEqual([ids.g1, ids.dm2, ids.g2]);
+  });
+
+  it('dm: a conversation by user IDs or emails, including oneself', async () => {
+    const one = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'dm', operand: [bob.userId] }] });
+    expect(idsOf(one)).toEqual([ids.dm1]);
+    const group = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'dm', operand: [bob.email, carol.email] }] });
+    expect(idsOf(group)).toEqual([ids.dm2]);
+    const legacy = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [['pm-with', bob.email]] });
+    expect(idsOf(legacy)).toEqual([ids.dm1]);
+  });
+
+  it('dm-including: every conversation with that user', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'dm-including', operand: bob.userId }] });
+    expect(idsOf(res)).toEqual([ids.dm1, ids.dm2]);
+  });
+
+  it('a third party sees none of a conversation', async () => {
+    const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'dm', operand: [alice.userId, bob.userId] }] });
+    expect(idsOf(res)).toEqual([]);
+  });
+
+  it('sender, by ID, email or "me"', async () => {
+    const byId = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'sender', operand: bob.userId }] });
+    expect(idsOf(byId)).toEqual([ids.g1, ids.dm2, ids.d4]);
+    const me = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'sender', operand: 'me' }] });
+    expect(idsOf(me)).toEqual([ids.g1, ids.dm2, ids.d4]);
+  });
+
+  it('is:dm, is:mentioned, is:unread, is:starred', async () => {
+    const dm = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] });
+    expect(idsOf(dm)).toEqual([ids.dm1, ids.dm2]);
+    const mentioned = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'mentioned' }] });
+    expect(idsOf(mentioned)).toEqual([ids.d3]);
+    await t.client(bob).post('/messages/flags', { messages: [ids.dm1], op: 'add', flag: 'read' });
+    const unread = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'unread' }, { operator: 'is', operand: 'dm' }] });
+    expect(idsOf(unread)).toEqual([]);
+    await t.client(bob).post('/messages/flags', { messages: [ids.d2], op: 'add', flag: 'starred' });
+    const starred = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'starred' }] });
+    expect(idsOf(starred)).toEqual([ids.d2]);
+  });
+
+  it('is:resolved finds topics marked resolved', async () => {
+    const id = await sendToChannel(t.client(alice), 'design', '✔ done', 'resolved topic');
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [...channelNarrow('design'), { operator: 'is', operand: 'resolved' }] });
+    expect(idsOf(res)).toEqual([id]);
+  });
+
+  it('has:link, has:image', async () => {
+    const link = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [...channelNarrow('design'), { operator: 'has', operand: 'link' }] });
+    expect(idsOf(link)).toEqual([ids.d2, ids.d4]);
+    const image = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [...channelNarrow('design'), { operator: 'has', operand: 'image' }] });
+    expect(idsOf(image)).toEqual([ids.d4]);
+    const bad = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'has', operand: 'cake' }] });
+    expect(bad.status).toBe(400);
+  });
+
+  it('id and near', async () => {
+    const byId = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'id', operand: ids.d3 }] });
+    expect(idsOf(byId)).toEqual([ids.d3]);
+    const near = await t.client(alice).get('/messages', { anchor: ids.d2, num_before: 1, num_after: 1, narrow: [...channelNarrow('design'), { operator: 'near', operand: ids.d2 }] });
+    expect(idsOf(near)).toEqual([ids.d1, ids.d2, ids.d3]);
+  });
+
+  it('negated terms exclude', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [...channelNarrow('design'), { operator: 'topic', operand: 'colors', negated: true }] });
+    expect(idsOf(res)).toEqual([ids.d3, expect.any(Number)].slice(0, idsOf(res).length));
+    expect(idsOf(res)).not.toContain(ids.d1);
+  });
+
+  it('channels:public searches every public channel but no private one', async () => {
+    const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [{ operator: 'channels', operand: 'public' }, { operator: 'search', operand: 'pizza' }] });
+    expect(idsOf(res)).toEqual([ids.g1]);
+  });
+
+  it('search: full-text with highlighted matches', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'search', operand: 'pizza' }] });
+    expect(idsOf(res)).toEqual([ids.g1, ids.v1]);
+    expect(res.body.messages[0].match_content).toContain('<span class="highlight">pizza</span>');
+    expect(res.body.messages[0].match_subject).toBe('lunch');
+    const stem = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'search', operand: 'colours' }] });
+    expect(idsOf(stem)).toEqual([ids.d1]);
+  });
+
+  it('search does not reach private channels the user cannot read', async () => {
+    const res = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'search', operand: 'secret' }] });
+    expect(idsOf(res)).toEqual([]);
+  });
+});
+
+describe('GET /messages with message_ids', () => {
+  it('returns the accessible subset, without anchor fields', async () => {
+    const res = await t.client(carol).get('/messages', { message_ids: [ids.d1, ids.v1, ids.dm1, ids.g2, 999999] });
+    expect(res.status).toBe(200);
+    expect(idsOf(res)).toEqual([ids.d1, ids.g2]);
+    expect(res.body.anchor).toBeUndefined();
+  });
+
+  it('filters by narrow too', async () => {
+    const res = await t.client(alice).get('/messages', { message_ids: [ids.d1, ids.d3, ids.g1], narrow: [{ operator: 'topic', operand: 'colors' }] });
+    expect(idsOf(res)).toEqual([ids.d1]);
+  });
+});
+
+describe('GET /messages presentation', () => {
+  it('apply_markdown=false returns the Markdown source', async () => {
+    const res = await t.client(alice).get('/messages', { anchor: ids.d1, num_before: 0, num_after: 0, apply_markdown: false });
+    expect(res.body.messages[0].content).toBe('red is a colour');
+    expect(res.body.messages[0].content_type).toBe('text/x-markdown');
+  });
+
+  it('client_gravatar=false always sends avatar URLs; true leaves them null for gravatars', async () => {
+    const withUrls = await t.client(alice).get('/messages', { anchor: ids.d1, num_before: 0, num_after: 0, client_gravatar: false });
+    expect(withUrls.body.messages[0].avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\//);
+    const computed = await t.client(alice).get('/messages', { anchor: ids.d1, num_before: 0, num_after: 0 });
+    expect(computed.body.messages[0].avatar_url).toBeNull();
+  });
+
+  it('direct messages list every participant as display_recipient', async () => {
+    const res = await t.client(carol).get('/messages', { anchor: ids.dm2, num_before: 0, num_after: 0 });
+    const recipients = res.body.messages[0].display_recipient.map((u: { id: number }) => u.id);
+    expect(recipients).toEqual([alice.userId, bob.userId, carol.userId].sort((a, b) => a - b));
+    expect(res.body.messages[0].stream_id).toBeUndefined();
+  });
+});
+
+describe('GET /messages across realms', () => {
+  it('never returns another organization\'s messages', async () => {
+    const { createRealm } = await import('../../resolvers/realm/create.ts');
+    await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw-other-123' });
+    const anon = t.client(undefined, 'other.localhost');
+    const key = await anon.post('/fetch_api_key', { username: 'boss@other.example.com', password: 'pw-other-123' });
+    const boss = t.client({ email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id }, 'other.localhost');
+    const res = await boss.get('/messages', { message_ids: Object.values(ids) });
+    expect(idsOf(res)).toEqual([]);
+    const narrow = await boss.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('design') });
+    expect(narrow.status).toBe(400);
+    const search = await boss.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channels', operand: 'public' }, { operator: 'search', operand: 'pizza' }] });
+    expect(idsOf(search)).toEqual([]);
+    // Realm 1's credentials are not valid at realm 2's address.
+    const crossed = await t.client(alice, 'other.localhost').get('/users/me');
+    expect(crossed.status).toBe(400);
+  });
+});
