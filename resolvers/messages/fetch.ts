@@ -151,7 +151,8 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
   const ids = [...beforeRows, ...(includeAnchor ? anchorRows : []), ...afterRows];
   return {
     anchor,
-    foundAnchor: anchorRows.length === 1,
+    // Zulip: false when the anchor is missing, does not match, or was excluded by include_anchor.
+    foundAnchor: includeAnchor && anchorRows.length === 1,
     foundOldest: anchoredToLeft || beforeRows.length < numBefore,
     foundNewest: anchoredToRight || afterRows.length < numAfter,
     // Parley has no plan that limits history.

@@ -120,20 +120,21 @@ export async function presentMessages(db: Db, realm: Realm, viewer: User | null,
   });
 }
 
+// ts_headline marks matches with these control characters (its option syntax cannot carry the
+// HTML), which are then replaced by Zulip's highlight spans.
+const MARK_START = '\u0002';
+const MARK_END = '\u0003';
+
 async function searchHighlights(db: Db, ids: number[], search: string) {
+  const options = `HighlightAll=TRUE, StartSel=${MARK_START}, StopSel=${MARK_END}`;
   const rows = await db.$queryRaw<{ id: number; content: string; subject: string }[]>(Prisma.sql`
     SELECT m.id,
-      ts_headline('english', m."renderedContent", websearch_to_tsquery('english', ${search}),
-        'HighlightAll=TRUE, StartSel=<span class="highlight">, StopSel=</span>') AS content,
-      ts_headline('english', ${''} || m.topic, websearch_to_tsquery('english', ${search}),
-        'HighlightAll=TRUE, StartSel=<span class="highlight">, StopSel=</span>') AS subject
+      ts_headline('english', m."renderedContent", websearch_to_tsquery('english', ${search}), ${options}) AS content,
+      ts_headline('english', m.topic, websearch_to_tsquery('english', ${search}), ${options}) AS subject
     FROM "Message" m WHERE m.id IN (${Prisma.join(ids)})`);
-  return new Map(rows.map((r) => [r.id, { content: r.content, subject: highlightEscapedTopic(r.subject) }]));
+  return new Map(rows.map((r) => [r.id, { content: markHighlights(r.content), subject: markHighlights(escapeHtml(r.subject)) }]));
 }
 
-// ts_headline works on raw text: escape the topic, then restore the highlight markers.
-function highlightEscapedTopic(subject: string): string {
-  return escapeHtml(subject)
-    .replaceAll('&lt;span class=&quot;highlight&quot;&gt;', '<span class="highlight">')
-    .replaceAll('&lt;/span&gt;', '</span>');
+function markHighlights(text: string): string {
+  return text.replaceAll(MARK_START, '<span class="highlight">').replaceAll(MARK_END, '</span>');
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
   bob = await makeUser(t, { fullName: 'Bob Builder' });
   carol = await makeUser(t, { fullName: 'Carol Singer' });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  await makeChannel(t.client(alice), 'design');
+  await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'vault', { invite_only: true });
   ids.d1 = await sendToChannel(t.client(alice), 'design', 'colors', 'red is a colour');
   ids.d2 = await sendToChannel(t.client(alice), 'design', 'colors', 'blue https://example.com/page');
@@ -123,7 +123,7 @@ describe('GET /messages anchors', () => {
   });
 
   it('first_unread: the oldest unread message in the narrow', async () => {
-    const res = await t.client(bob).get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 1, narrow: channelNarrow('design') });
+    const res = await t.client(bob).get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 0, narrow: channelNarrow('design') });
     expect(idsOf(res)).toEqual([ids.d1]);
     expect(res.body.anchor).toBe(ids.d1);
   });
@@ -142,7 +142,9 @@ describe('GET /messages anchors', () => {
 
   it('date: the first message on or after the date, else newest', async () => {
     const past = await t.client(alice).get('/messages', { anchor: 'date', anchor_date: '2000-01-01', num_before: 0, num_after: 1, narrow: channelNarrow('design') });
-    expect(idsOf(past)).toEqual([ids.d1]);
+    // The anchor itself plus num_after messages after it.
+    expect(idsOf(past)).toEqual([ids.d1, ids.d2]);
+    expect(past.body.anchor).toBe(ids.d1);
     const future = await t.client(alice).get('/messages', { anchor: 'date', anchor_date: '2999-01-01T10:00:00', num_before: 1, num_after: 0, narrow: channelNarrow('design') });
     expect(future.body.anchor).toBe(10000000000000000);
     expect(idsOf(future)).toEqual([ids.d4]);
@@ -207,8 +209,10 @@ describe('GET /messages narrows', () => {
   });
 
   it('a third party sees none of a conversation', async () => {
-    const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'dm', operand: [alice.userId, bob.userId] }] });
+    const res = await t.client(guest).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'dm-including', operand: alice.userId }] });
     expect(idsOf(res)).toEqual([]);
+    const ids1 = await t.client(guest).get('/messages', { message_ids: [ids.dm1, ids.dm2] });
+    expect(idsOf(ids1)).toEqual([]);
   });
 
   it('sender, by ID, email or "me"', async () => {
