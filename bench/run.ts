@@ -1,0 +1,366 @@
+// `npm run bench`: Parley's message throughput and latency on PGlite and on PostgreSQL, against the
+// limit of the stack underneath it (a bare Koa handler doing the same INSERT through the same driver).
+//
+// Per database, in order:
+//   1. start a Parley server on a fresh database; create 4 users and the channel "bench" (5 subscribers)
+//   2. seed BENCH_SEED messages with bulk SQL (then VACUUM ANALYZE)
+//   3. GET /messages, one client: a channel+topic narrow and a channel+search narrow
+//   4. POST /messages, BENCH_CONCURRENCY clients over keep-alive HTTP, BENCH_MESSAGES messages
+//   5. (PostgreSQL) count the SQL statements one request of each kind issues
+//   6. stop Parley; a bare Koa handler doing one INSERT per request, same clients, same database
+//
+// Environment: BENCH_DB=pglite|postgres|both (both), BENCH_MESSAGES (2000), BENCH_SEED (100000),
+// BENCH_GETS (200 per narrow), BENCH_CONCURRENCY (8), BENCH_POST_SECONDS (cap per POST run, 90),
+// BENCH_PG_URL (postgresql://postgres@127.0.0.1:5432/test), BENCH_PGLITE_DIR (a temporary directory).
+import http from 'node:http';
+import os from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createParleyServer, type ParleyServer } from '../server/app.ts';
+import { configFromEnv, type Config } from '../server/config.ts';
+import { runLoad, basicAuth, type LoadResult, type RequestSpec } from './load.ts';
+import { openDriver, startBareServer } from './bare.ts';
+import { seedMessages, SEARCH_WORD } from './seed.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const env = process.env;
+const intEnv = (name: string, fallback: number) => {
+  const value = env[name];
+  if (value == null || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+};
+
+const DB_CHOICE = (env.BENCH_DB ?? 'both').toLowerCase();
+if (!['pglite', 'postgres', 'both'].includes(DB_CHOICE)) throw new Error('BENCH_DB must be pglite, postgres or both');
+const MESSAGES = intEnv('BENCH_MESSAGES', 2000);
+const SEED = intEnv('BENCH_SEED', 100_000);
+const GETS = intEnv('BENCH_GETS', 200);
+const CONCURRENCY = Math.max(1, intEnv('BENCH_CONCURRENCY', 8));
+const POST_SECONDS = intEnv('BENCH_POST_SECONDS', 90);
+const PG_BASE = env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const WARMUP_POSTS = 100;
+const WARMUP_GETS = 10;
+const EXTRA_USERS = 4;
+
+const OWNER_EMAIL = 'owner@bench.example.com';
+const OWNER_PASSWORD = 'bench owner password';
+const USER_PASSWORD = 'bench user password';
+
+type Kind = 'pglite' | 'postgres';
+
+interface DbResult {
+  kind: Kind;
+  label: string;
+  version: string;
+  post: LoadResult;
+  bare: LoadResult;
+  seed: { messages: number; userMessages: number; seconds: number } | null;
+  getTopic: LoadResult | null;
+  getSearch: LoadResult | null;
+  queries: { post: number; getTopic: number; getSearch: number; bare: number } | null;
+  phases: [string, number][];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+async function timed<T>(phases: [string, number][], name: string, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  log(`${name} …`);
+  try {
+    return await fn();
+  } finally {
+    const seconds = (performance.now() - started) / 1000;
+    phases.push([name, seconds]);
+    log(`${name}: ${seconds.toFixed(1)} s`);
+  }
+}
+
+function request(baseUrl: string, method: string, path: string, params: Record<string, unknown>, authorization?: string): Promise<any> {
+  const form = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+  const headers: Record<string, string> = { 'user-agent': 'ParleyBench/1.0' };
+  if (authorization) headers.authorization = authorization;
+  let url = `${baseUrl}/api/v1${path}`;
+  let body: Buffer | undefined;
+  if (method === 'GET') url += `?${form}`;
+  else {
+    body = Buffer.from(form);
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    headers['content-length'] = String(body.length);
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (res.statusCode !== 200 || parsed.result !== 'success') {
+          reject(new Error(`${method} ${path}: HTTP ${res.statusCode} ${JSON.stringify(parsed)}`));
+        } else resolve(parsed);
+      });
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+/** Counts statements sent through node-postgres (Parley's PrismaPg pool and the bare Pool alike). */
+const sqlCounter = { enabled: false, count: 0 };
+{
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as any).query = function (this: unknown, ...args: unknown[]) {
+    if (sqlCounter.enabled) sqlCounter.count++;
+    return original.apply(this, args);
+  };
+}
+
+async function countStatements(n: number, run: () => Promise<LoadResult>): Promise<number> {
+  sqlCounter.count = 0;
+  sqlCounter.enabled = true;
+  try {
+    const result = await run();
+    if (result.errors) throw new Error(`errors while counting statements: ${result.firstError}`);
+  } finally {
+    sqlCounter.enabled = false;
+  }
+  return sqlCounter.count / n;
+}
+
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `parley_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_BASE);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_BASE });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+function checkLoad(name: string, result: LoadResult): LoadResult {
+  if (result.errors) throw new Error(`${name}: ${result.errors} of ${result.count} requests failed; first: ${result.firstError}`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One database
+
+async function benchDatabase(kind: Kind): Promise<DbResult> {
+  const phases: [string, number][] = [];
+  const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  log(`=== ${label} ===`);
+  const pgDb = kind === 'postgres' ? await freshPostgres() : null;
+  const pgliteDir = kind === 'pglite' ? (env.BENCH_PGLITE_DIR || mkdtempSync(join(os.tmpdir(), 'parley-bench-pglite-'))) : null;
+  const removePgliteDir = kind === 'pglite' && !env.BENCH_PGLITE_DIR;
+  const config: Config = {
+    ...configFromEnv({}),
+    port: 0,
+    databaseUrl: pgDb?.url,
+    dataDir: pgliteDir ?? 'memory://',
+    adminEmail: OWNER_EMAIL,
+    adminPassword: OWNER_PASSWORD,
+    realmName: 'Bench',
+    logRequests: false,
+  };
+  let server: ParleyServer | null = null;
+  try {
+    server = await timed(phases, 'start Parley (migrations, first realm)', () => createParleyServer(config, () => {}));
+    const port = await server.listen(0, '127.0.0.1');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const prisma = server.database.prisma;
+    const version = kind === 'postgres'
+      ? `PostgreSQL ${((await prisma.$queryRawUnsafe('SHOW server_version')) as { server_version: string }[])[0]!.server_version}`
+      : `PGlite ${JSON.parse(readFileSync(join(here, '../node_modules/@electric-sql/pglite/package.json'), 'utf8')).version} (on disk${env.BENCH_PGLITE_DIR === 'memory://' ? ': no, in memory' : ''})`;
+
+    // --- Users and the channel
+    const users = await timed(phases, `setup: owner + ${EXTRA_USERS} users, channel "bench"`, async () => {
+      const ownerKey = await request(baseUrl, 'POST', '/fetch_api_key', { username: OWNER_EMAIL, password: OWNER_PASSWORD });
+      const owner = { id: ownerKey.user_id as number, email: ownerKey.email as string, apiKey: ownerKey.api_key as string };
+      const ownerAuth = basicAuth(owner.email, owner.apiKey);
+      const list = [owner];
+      for (let i = 1; i <= EXTRA_USERS; i++) {
+        const email = `user${i}@bench.example.com`;
+        await request(baseUrl, 'POST', '/users', { email, password: USER_PASSWORD, full_name: `Bench User ${i}` }, ownerAuth);
+        const key = await request(baseUrl, 'POST', '/fetch_api_key', { username: email, password: USER_PASSWORD });
+        list.push({ id: key.user_id, email: key.email, apiKey: key.api_key });
+      }
+      await request(baseUrl, 'POST', '/users/me/subscriptions', {
+        subscriptions: [{ name: 'bench' }], principals: list.map((u) => u.id),
+      }, ownerAuth);
+      return list;
+    });
+    const [{ realmId, channelId }] = (await prisma.$queryRawUnsafe(
+      `SELECT "realmId", id AS "channelId" FROM "Channel" WHERE name = 'bench'`)) as { realmId: number; channelId: number }[];
+    const auths = users.map((u) => basicAuth(u.email, u.apiKey));
+    const ownerAuth = auths[0]!;
+
+    // --- Seed
+    let seed: DbResult['seed'] = null;
+    if (SEED > 0) {
+      const started = performance.now();
+      const counts = await timed(phases, `seed ${SEED.toLocaleString('en-US')} messages (bulk SQL + VACUUM ANALYZE)`, () =>
+        seedMessages(prisma, { realmId, channelId, userIds: users.map((u) => u.id) }, SEED,
+          (done) => { if (done % 50_000 === 0 || done === SEED) log(`  seeded ${done.toLocaleString('en-US')}`); }));
+      seed = { ...counts, seconds: (performance.now() - started) / 1000 };
+    }
+
+    // --- GET /messages
+    const topicNarrow = [{ operator: 'channel', operand: 'bench' }, { operator: 'topic', operand: 'topic-7' }];
+    const searchNarrow = [{ operator: 'channel', operand: 'bench' }, { operator: 'search', operand: SEARCH_WORD }];
+    const getSpec = (narrow: unknown): RequestSpec => ({
+      method: 'GET',
+      path: '/api/v1/messages?' + new URLSearchParams({ anchor: 'newest', num_before: '50', num_after: '0', narrow: JSON.stringify(narrow) }).toString(),
+      headers: { authorization: ownerAuth, 'user-agent': 'ParleyBench/1.0' },
+    });
+    const getLoad = (spec: RequestSpec, total: number) => runLoad({ baseUrl, concurrency: 1, total, clients: [spec] });
+    let getTopic: LoadResult | null = null;
+    let getSearch: LoadResult | null = null;
+    if (GETS > 0) {
+      // Sanity: the narrows return what they should.
+      const sampleTopic = await request(baseUrl, 'GET', '/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: topicNarrow }, ownerAuth);
+      const sampleSearch = await request(baseUrl, 'GET', '/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: searchNarrow }, ownerAuth);
+      log(`  topic narrow returns ${sampleTopic.messages.length} messages, search narrow ${sampleSearch.messages.length}`);
+      getTopic = await timed(phases, `GET /messages channel+topic ×${GETS}`, async () => {
+        checkLoad('warm-up', await getLoad(getSpec(topicNarrow), WARMUP_GETS));
+        return checkLoad('GET topic', await getLoad(getSpec(topicNarrow), GETS));
+      });
+      getSearch = await timed(phases, `GET /messages channel+search ×${GETS}`, async () => {
+        checkLoad('warm-up', await getLoad(getSpec(searchNarrow), WARMUP_GETS));
+        return checkLoad('GET search', await getLoad(getSpec(searchNarrow), GETS));
+      });
+    }
+
+    // --- POST /messages
+    const postSpecs: RequestSpec[] = auths.map((authorization) => ({
+      method: 'POST',
+      path: '/api/v1/messages',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'ParleyBench/1.0' },
+      body: new URLSearchParams({ type: 'stream', to: 'bench', topic: 'topic-{t}', content: 'Load message {n}: the quick brown fox jumps over the lazy dog.' })
+        .toString().replace(/%7Bn%7D/g, '{n}').replace(/%7Bt%7D/g, '{t}'),
+    }));
+    const postLoad = (base: string, total: number, concurrency = CONCURRENCY) =>
+      runLoad({ baseUrl: base, concurrency, total, maxSeconds: POST_SECONDS, clients: postSpecs });
+    const post = await timed(phases, `POST /messages ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
+      checkLoad('warm-up', await postLoad(baseUrl, WARMUP_POSTS));
+      return checkLoad('POST /messages', await postLoad(baseUrl, MESSAGES));
+    });
+    if (post.count < MESSAGES) log(`  stopped after ${POST_SECONDS} s: ${post.count} messages`);
+
+    // --- Statements per request (node-postgres only)
+    let queries: DbResult['queries'] = null;
+    if (kind === 'postgres') {
+      const n = 20;
+      queries = {
+        post: await countStatements(n, () => postLoad(baseUrl, n, 1)),
+        getTopic: await countStatements(n, () => getLoad(getSpec(topicNarrow), n)),
+        getSearch: await countStatements(n, () => getLoad(getSpec(searchNarrow), n)),
+        bare: 0,
+      };
+    }
+
+    await timed(phases, 'stop Parley', async () => { await server!.close(); server = null; });
+
+    // --- The bare limit, on the same database
+    const bare = await timed(phases, `bare Koa INSERT ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
+      const driver = await openDriver({ url: pgDb?.url, dataDir: pgliteDir ?? undefined });
+      const senders = new Map(users.map((u) => [`${u.email}:${u.apiKey}`, u.id]));
+      const bareServer = await startBareServer(driver, { realmId, channelId, senders });
+      const bareUrl = `http://127.0.0.1:${bareServer.port}`;
+      try {
+        checkLoad('warm-up', await postLoad(bareUrl, WARMUP_POSTS));
+        const result = checkLoad('bare INSERT', await postLoad(bareUrl, MESSAGES));
+        if (kind === 'postgres' && queries) queries.bare = await countStatements(20, () => postLoad(bareUrl, 20, 1));
+        return result;
+      } finally {
+        await bareServer.close();
+        await driver.close();
+      }
+    });
+
+    return { kind, label, version, post, bare, seed, getTopic, getSearch, queries, phases };
+  } finally {
+    if (server) await (server as ParleyServer).close().catch(() => {});
+    await pgDb?.drop().catch((e) => log(`could not drop the database: ${e}`));
+    if (removePgliteDir && pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const latency = (r: LoadResult | null) => (r ? `${ms(r.p50)} / ${ms(r.p99)}` : '—');
+
+function report(results: DbResult[], totalSeconds: number): string {
+  const head = `| | ${results.map((r) => r.label).join(' | ')} |\n|---|${results.map(() => '---:').join('|')}|`;
+  const row = (name: string, cell: (r: DbResult) => string) => `| ${name} | ${results.map(cell).join(' | ')} |`;
+  const lines = [
+    `## Parley benchmark`,
+    '',
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'} · Node ${process.version} · ` +
+      results.map((r) => r.version).join(' · '),
+    '',
+    `Clients: node:http with a keep-alive Agent, in a worker thread of the same process. POST: ${CONCURRENCY} concurrent clients, ` +
+      `urlencoded bodies, Basic auth, to channel "bench" (${EXTRA_USERS + 1} subscribers), after ${WARMUP_POSTS} warm-up requests. ` +
+      `GET: 1 client, anchor=newest, num_before=50, after ${WARMUP_GETS} warm-ups. Latencies in ms, percentiles over all samples.`,
+    '',
+    head,
+    row('POST /messages: messages sent', (r) => int(r.post.count)),
+    row('POST /messages: throughput (msg/s)', (r) => int(r.post.perSecond)),
+    row('POST /messages: p50 / p99 (ms)', (r) => latency(r.post)),
+    row('Bare Koa + one INSERT: requests', (r) => int(r.bare.count)),
+    row('Bare Koa + one INSERT: throughput (msg/s)', (r) => int(r.bare.perSecond)),
+    row('Bare Koa + one INSERT: p50 / p99 (ms)', (r) => latency(r.bare)),
+    row('**POST /messages ÷ bare limit**', (r) => `**${((100 * r.post.perSecond) / r.bare.perSecond).toFixed(1)}%**`),
+    row('Seeded messages (UserMessage rows)', (r) => (r.seed ? `${int(r.seed.messages)} (${int(r.seed.userMessages)})` : '—')),
+    row('Seeding time (s)', (r) => (r.seed ? r.seed.seconds.toFixed(1) : '—')),
+    row('GET channel+topic narrow: p50 / p99 (ms)', (r) => latency(r.getTopic)),
+    row(`GET channel+search "${SEARCH_WORD}": p50 / p99 (ms)`, (r) => latency(r.getSearch)),
+  ];
+  if (results.some((r) => r.queries)) {
+    const q = (pick: (x: NonNullable<DbResult['queries']>) => number) => (r: DbResult) => (r.queries ? String(+pick(r.queries).toFixed(1)) : '—');
+    lines.push(
+      row('SQL statements per POST /messages', q((x) => x.post)),
+      row('SQL statements per GET (topic / search)', (r) => (r.queries ? `${+r.queries.getTopic.toFixed(1)} / ${+r.queries.getSearch.toFixed(1)}` : '—')),
+      row('SQL statements per bare request', q((x) => x.bare)),
+    );
+  }
+  lines.push('', '### Where the time went', '', `| Phase | ${results.map((r) => r.label + ' (s)').join(' | ')} |`, `|---|${results.map(() => '---:').join('|')}|`);
+  const names = [...new Set(results.flatMap((r) => r.phases.map(([n]) => n)))];
+  for (const name of names) {
+    lines.push(`| ${name} | ${results.map((r) => { const p = r.phases.find(([n]) => n === name); return p ? p[1].toFixed(1) : '—'; }).join(' | ')} |`);
+  }
+  lines.push(`| **total** | ${results.map((r) => r.phases.reduce((a, [, s]) => a + s, 0).toFixed(1)).join(' | ')} |`);
+  lines.push('', `Whole run: ${totalSeconds.toFixed(1)} s.`);
+  return lines.join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const started = performance.now();
+const kinds: Kind[] = DB_CHOICE === 'both' ? ['pglite', 'postgres'] : [DB_CHOICE as Kind];
+const results: DbResult[] = [];
+for (const kind of kinds) results.push(await benchDatabase(kind));
+const markdown = report(results, (performance.now() - started) / 1000);
+console.log(markdown);
+mkdirSync(join(here, 'results'), { recursive: true });
+writeFileSync(join(here, 'results', 'latest.md'), markdown);
+log(`written to ${join('bench', 'results', 'latest.md')}`);
+process.exit(0);

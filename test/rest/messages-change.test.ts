@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import type { ApiClient } from '../support/client.ts';
+
+let t: TestServer;
+let owner: ApiClient;
+let alice: MadeUser;
+let bob: MadeUser;
+let carol: MadeUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  owner = t.client(t.owner);
+  alice = await makeUser(t, { fullName: 'Alice Liddell' });
+  bob = await makeUser(t, { fullName: 'Bob Builder' });
+  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  await makeChannel(t.client(alice), 'vault', { invite_only: true });
+});
+afterAll(async () => { await t?.close(); });
+
+describe('PATCH /messages/{message_id}', () => {
+  it('edits content and records the previous version in edit_history', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'edits', 'first draft');
+    const res = await t.client(alice).patch(`/messages/${id}`, { content: 'second **draft**' });
+    expect(res.status).toBe(200);
+    expect(res.body.detached_uploads).toEqual([]);
+    const msg = await t.client(bob).get(`/messages/${id}`);
+    expect(msg.body.message.content).toBe('<p>second <strong>draft</strong></p>');
+    expect(msg.body.message.last_edit_timestamp).toBeGreaterThan(0);
+    expect(msg.body.message.edit_history).toHaveLength(1);
+    expect(msg.body.message.edit_history[0]).toMatchObject({ user_id: alice.userId, prev_content: 'first draft', prev_rendered_content: '<p>first draft</p>' });
+  });
+
+  it('moves a message to another topic, with prev_topic and last_moved_timestamp', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'old topic', 'moving');
+    const res = await t.client(alice).patch(`/messages/${id}`, { topic: 'new topic' });
+    expect(res.status).toBe(200);
+    const msg = await t.client(bob).get(`/messages/${id}`);
+    expect(msg.body.message.subject).toBe('new topic');
+    expect(msg.body.message.edit_history[0]).toMatchObject({ prev_topic: 'old topic', topic: 'new topic' });
+    expect(msg.body.message.last_moved_timestamp).toBeGreaterThan(0);
+    expect(msg.body.message.last_edit_timestamp).toBeUndefined();
+  });
+
+  it('moves the whole topic with propagate_mode=change_all', async () => {
+    const a = await sendToChannel(t.client(alice), 'general', 'batch', 'one');
+    const b = await sendToChannel(t.client(bob), 'general', 'batch', 'two');
+    const res = await t.client(alice).patch(`/messages/${a}`, { topic: 'batch moved', propagate_mode: 'change_all' });
+    expect(res.status).toBe(200);
+    const moved = await t.client(alice).get(`/messages/${b}`);
+    expect(moved.body.message.subject).toBe('batch moved');
+  });
+
+  it('resolving a topic is not a move', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'question', 'help?');
+    await t.client(alice).patch(`/messages/${id}`, { topic: '✔ question', propagate_mode: 'change_all' });
+    const msg = await t.client(alice).get(`/messages/${id}`);
+    expect(msg.body.message.subject).toBe('✔ question');
+    expect(msg.body.message.last_moved_timestamp).toBeUndefined();
+  });
+
+  it('refuses editing someone else\'s content', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'mine', 'mine');
+    const res = await t.client(bob).patch(`/messages/${id}`, { content: 'hijacked' });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe("You don't have permission to edit this message");
+    const msg = await t.client(alice).get(`/messages/${id}`);
+    expect(msg.body.raw_content).toBe('mine');
+  });
+
+  it('refuses content edits after the time limit', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'late', 'too late');
+    await t.server.database.prisma.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 3600_000) } });
+    const res = await t.client(alice).patch(`/messages/${id}`, { content: 'changed' });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('The time limit for editing this message has passed');
+  });
+
+  it('refuses topics on direct messages, and an unknown propagate_mode', async () => {
+    const id = await sendDirect(t.client(alice), [bob.userId], 'dm');
+    const res = await t.client(alice).patch(`/messages/${id}`, { topic: 'nope' });
+    expect(res.body.msg).toBe('Direct messages cannot have topics.');
+    const chan = await sendToChannel(t.client(alice), 'general', 'pm', 'x');
+    const bad = await t.client(alice).patch(`/messages/${chan}`, { topic: 'y', propagate_mode: 'change_some' });
+    expect(bad.body.msg).toBe('Invalid propagate_mode');
+  });
+
+  it('refuses messages the user cannot see, and nonexistent ones, alike', async () => {
+    const secret = await sendToChannel(t.client(alice), 'vault', 'x', 'hidden');
+    const hidden = await t.client(bob).patch(`/messages/${secret}`, { content: 'x' });
+    const missing = await t.client(bob).patch('/messages/987654', { content: 'x' });
+    expect(hidden.body).toEqual(missing.body);
+    expect(hidden.body.msg).toBe('Invalid message(s)');
+  });
+
+  it('refuses a request with nothing to change', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'nothing', 'x');
+    const res = await t.client(alice).patch(`/messages/${id}`, {});
+    expect(res.status).toBe(400);
+  });
+
+  it('accepts parameters in the query string, as some clients send PATCH', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'query', 'before');
+    const res = await t.client(alice).patch(`/messages/${id}`, { content: 'after' }, 'query');
+    expect(res.status).toBe(200);
+    expect((await t.client(alice).get(`/messages/${id}`)).body.raw_content).toBe('after');
+  });
+});
+
+describe('DELETE /messages/{message_id}', () => {
+  it('lets the sender delete their own message', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'delete', 'bye');
+    const res = await t.client(alice).delete(`/messages/${id}`);
+    expect(res.status).toBe(200);
+    expect((await t.client(alice).get(`/messages/${id}`)).body.msg).toBe('Invalid message(s)');
+  });
+
+  it('refuses other members', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'delete', 'stay');
+    const res = await t.client(bob).delete(`/messages/${id}`);
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe("You don't have permission to delete this message");
+  });
+
+  it('lets administrators delete any message', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'delete', 'moderated');
+    const res = await owner.delete(`/messages/${id}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('updates the channel\'s first_message_id', async () => {
+    const channelId = await makeChannel(t.client(alice), 'fresh');
+    const first = await sendToChannel(t.client(alice), 'fresh', 't', 'first');
+    const second = await sendToChannel(t.client(alice), 'fresh', 't', 'second');
+    expect((await t.client(alice).get(`/streams/${channelId}`)).body.stream.first_message_id).toBe(first);
+    await t.client(alice).delete(`/messages/${first}`);
+    expect((await t.client(alice).get(`/streams/${channelId}`)).body.stream.first_message_id).toBe(second);
+  });
+});
+
+describe('POST /messages/{message_id}/reactions', () => {
+  it('adds a reaction by emoji name and lists it on the message', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'react', 'react to me');
+    const res = await t.client(bob).post(`/messages/${id}/reactions`, { emoji_name: 'octopus' });
+    expect(res.status).toBe(200);
+    const msg = await t.client(alice).get(`/messages/${id}`);
+    expect(msg.body.message.reactions).toEqual([{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: bob.userId }]);
+  });
+
+  it('refuses the same reaction twice', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'react', 'twice');
+    await t.client(bob).post(`/messages/${id}/reactions`, { emoji_name: 'tada' });
+    const again = await t.client(bob).post(`/messages/${id}/reactions`, { emoji_name: 'tada' });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('REACTION_ALREADY_EXISTS');
+  });
+
+  it('refuses unknown emoji and a missing name', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'react', 'bad emoji');
+    const unknown = await t.client(bob).post(`/messages/${id}/reactions`, { emoji_name: 'not_an_emoji_at_all' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.msg).toBe("Emoji 'not_an_emoji_at_all' does not exist");
+    const missing = await t.client(bob).post(`/messages/${id}/reactions`, {});
+    expect(missing.body.code).toBe('REQUEST_VARIABLE_MISSING');
+  });
+
+  it('refuses messages the user cannot see', async () => {
+    const secret = await sendToChannel(t.client(alice), 'vault', 'x', 'hidden');
+    const res = await t.client(bob).post(`/messages/${secret}/reactions`, { emoji_name: 'smile' });
+    expect(res.body.msg).toBe('Invalid message(s)');
+  });
+
+  it('lets a non-subscriber react to public history', async () => {
+    await makeChannel(t.client(alice), 'public-talk');
+    const id = await sendToChannel(t.client(alice), 'public-talk', 'x', 'public');
+    const res = await t.client(carol).post(`/messages/${id}/reactions`, { emoji_name: 'smile' });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('DELETE /messages/{message_id}/reactions', () => {
+  it('removes a reaction by name or by code', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'unreact', 'x');
+    await t.client(bob).post(`/messages/${id}/reactions`, { emoji_name: 'heart' });
+    await t.client(bob).post(`/messages/${id}/reactions`, { emoji_name: 'smile' });
+    expect((await t.client(bob).delete(`/messages/${id}/reactions`, { emoji_name: 'heart' })).status).toBe(200);
+    expect((await t.client(bob).delete(`/messages/${id}/reactions`, { emoji_code: '1f604', reaction_type: 'unicode_emoji' })).status).toBe(200);
+    expect((await t.client(alice).get(`/messages/${id}`)).body.message.reactions).toEqual([]);
+  });
+
+  it('reports a reaction that does not exist', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'unreact', 'none');
+    const res = await t.client(bob).delete(`/messages/${id}/reactions`, { emoji_name: 'heart' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('REACTION_DOES_NOT_EXIST');
+  });
+});
+
+describe('POST /messages/flags', () => {
+  it('marks messages read and unread', async () => {
+    const id = await sendDirect(t.client(alice), [bob.userId], 'read me');
+    const res = await t.client(bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
+    expect(res.status).toBe(200);
+    expect(res.body.messages).toEqual([id]);
+    expect((await t.client(bob).get(`/messages/${id}`)).body.message.flags).toContain('read');
+    await t.client(bob).post('/messages/flags', { messages: [id], op: 'remove', flag: 'read' });
+    expect((await t.client(bob).get(`/messages/${id}`)).body.message.flags).not.toContain('read');
+  });
+
+  it('stars public history the user never received', async () => {
+    await makeChannel(t.client(alice), 'starry');
+    const id = await sendToChannel(t.client(alice), 'starry', 'x', 'star me');
+    const res = await t.client(carol).post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' });
+    expect(res.status).toBe(200);
+    const msg = await t.client(carol).get(`/messages/${id}`);
+    expect(msg.body.message.flags).toEqual(expect.arrayContaining(['starred', 'historical', 'read']));
+  });
+
+  it('refuses unknown and non-editable flags, and bad operations', async () => {
+    const id = await sendDirect(t.client(alice), [bob.userId], 'flags');
+    expect((await t.client(bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'shiny' })).body.msg).toBe("Invalid flag: 'shiny'");
+    expect((await t.client(bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'mentioned' })).body.msg).toBe("Flag not editable: 'mentioned'");
+    expect((await t.client(bob).post('/messages/flags', { messages: [id], op: 'toggle', flag: 'read' })).status).toBe(400);
+    expect((await t.client(bob).post('/messages/flags', { messages: 'not a list', op: 'add', flag: 'read' })).status).toBe(400);
+  });
+
+  it('refuses messages the user cannot access, changing nothing', async () => {
+    const mine = await sendDirect(t.client(alice), [bob.userId], 'partial');
+    const secret = await sendToChannel(t.client(alice), 'vault', 'x', 'hidden');
+    const res = await t.client(bob).post('/messages/flags', { messages: [mine, secret], op: 'add', flag: 'starred' });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('Invalid message(s)');
+    // One transaction: the accessible message was not starred either.
+    expect((await t.client(bob).get(`/messages/${mine}`)).body.message.flags).not.toContain('starred');
+  });
+});
