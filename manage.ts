@@ -1,0 +1,129 @@
+// The management CLI: `npm run manage -- <command> [args]`. Works on the same database the server
+// uses (DATABASE_URL, or PGlite in PARLEY_DATA_DIR); with PGlite, stop the server first (one process
+// owns the data directory).
+import { configFromEnv } from './server/config.ts';
+import { openDatabase } from './prisma/database.ts';
+import { createRealm } from './resolvers/realm/create.ts';
+import { createUser } from './resolvers/users/create.ts';
+import { generateApiKey, hashPassword } from './resolvers/auth/credentials.ts';
+import { syncRoleGroups } from './resolvers/groups/system.ts';
+import { ParleyError } from './resolvers/errors.ts';
+import { ROLES } from './resolvers/users/roles.ts';
+
+const USAGE = `Usage: npm run manage -- <command>
+
+  list-realms
+  create-realm <subdomain|""> <name> <owner-email> [owner-password]
+  create-user <email> <full name> [--realm <subdomain>] [--role 100|200|300|400|600] [--password <pw>]
+  show-api-key <email> [--realm <subdomain>]
+  reset-api-key <email> [--realm <subdomain>]
+  set-password <email> <password> [--realm <subdomain>]
+  set-role <email> <role> [--realm <subdomain>]
+
+Subdomain "" (the default) is the organization served at the root host.`;
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const value = args[i + 1];
+  args.splice(i, 2);
+  return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const config = configFromEnv();
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const db = database.prisma;
+  try {
+    const realmOf = async (sub = '') => {
+      const realm = await db.realm.findUnique({ where: { stringId: sub } });
+      if (!realm) throw new Error(`No organization with subdomain '${sub}'.`);
+      return realm;
+    };
+    const userOf = async (email: string, sub?: string) => {
+      const realm = await realmOf(sub);
+      const user = await db.user.findFirst({ where: { realmId: realm.id, OR: [{ email: { equals: email, mode: 'insensitive' } }, { deliveryEmail: { equals: email, mode: 'insensitive' } }] } });
+      if (!user) throw new Error(`No user '${email}' in organization '${sub ?? ''}'.`);
+      return user;
+    };
+    switch (command) {
+      case 'list-realms': {
+        for (const realm of await db.realm.findMany({ orderBy: { id: 'asc' } })) {
+          const users = await db.user.count({ where: { realmId: realm.id, isActive: true } });
+          console.log(`${realm.id}\t${realm.stringId || '(root)'}\t${realm.name}\t${users} active users${realm.deactivated ? '\tdeactivated' : ''}`);
+        }
+        return 0;
+      }
+      case 'create-realm': {
+        const [sub, name, email, password] = args;
+        if (sub === undefined || !name || !email) throw new Error(USAGE);
+        const { realm, owner } = await createRealm(db, { stringId: sub, name, ownerEmail: email, ownerPassword: password ?? null });
+        console.log(`Created organization ${realm.id} '${name}' with owner ${owner.email} (user ${owner.id}).`);
+        if (!password) console.log(`The owner has a random password; their API key: ${owner.apiKey}`);
+        return 0;
+      }
+      case 'create-user': {
+        const sub = option(args, 'realm');
+        const role = Number(option(args, 'role') ?? 400);
+        const password = option(args, 'password');
+        const [email, ...nameParts] = args;
+        if (!email || !nameParts.length) throw new Error(USAGE);
+        if (!(ROLES as readonly number[]).includes(role)) throw new Error('Role must be one of 100, 200, 300, 400, 600.');
+        const realm = await realmOf(sub);
+        const user = await createUser(db, realm.id, { email, fullName: nameParts.join(' '), password: password ?? null, role });
+        console.log(`Created user ${user.id} ${user.email}; API key: ${user.apiKey}`);
+        return 0;
+      }
+      case 'show-api-key': {
+        const user = await userOf(args[0] ?? '', option(args, 'realm'));
+        console.log(user.apiKey);
+        return 0;
+      }
+      case 'reset-api-key': {
+        const sub = option(args, 'realm');
+        const user = await userOf(args[0] ?? '', sub);
+        const apiKey = generateApiKey();
+        await db.user.update({ where: { id: user.id }, data: { apiKey } });
+        console.log(apiKey);
+        return 0;
+      }
+      case 'set-password': {
+        const sub = option(args, 'realm');
+        const [email, password] = args;
+        if (!email || !password) throw new Error(USAGE);
+        const user = await userOf(email, sub);
+        await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+        console.log(`Password set for ${user.email}.`);
+        return 0;
+      }
+      case 'set-role': {
+        const sub = option(args, 'realm');
+        const [email, roleText] = args;
+        const role = Number(roleText);
+        if (!email || !(ROLES as readonly number[]).includes(role)) throw new Error('Role must be one of 100, 200, 300, 400, 600.');
+        const user = await userOf(email, sub);
+        await db.$transaction(async (tx) => {
+          await tx.user.update({ where: { id: user.id }, data: { role } });
+          await syncRoleGroups(tx, user.realmId, user.id, role);
+        });
+        console.log(`${user.email} now has role ${role}.`);
+        return 0;
+      }
+      default:
+        console.error(`Unknown command '${command}'.\n\n${USAGE}`);
+        return 1;
+    }
+  } catch (error) {
+    console.error(error instanceof ParleyError || error instanceof Error ? error.message : error);
+    return 1;
+  } finally {
+    await database.close();
+  }
+}
+
+process.exit(await main(process.argv.slice(2)));
