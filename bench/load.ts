@@ -27,6 +27,8 @@ export interface LoadResult {
   mean: number;
   errors: number;
   firstError: string | null;
+  /** Event-loop utilisation of the calling (server's) thread during the run, 0–1. */
+  mainThreadBusy: number;
 }
 
 /** Nearest-rank percentile over all samples. */
@@ -37,6 +39,7 @@ export function percentile(sorted: Float64Array | number[], p: number): number {
 }
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const elu = performance.eventLoopUtilization();
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
       workerData: { ...options, maxSeconds: options.maxSeconds ?? 0 },
@@ -54,6 +57,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         mean: sorted.length ? sum / sorted.length : NaN,
         errors: msg.errors,
         firstError: msg.firstError,
+        mainThreadBusy: performance.eventLoopUtilization(elu).utilization,
       });
       void worker.terminate();
     });

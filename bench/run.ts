@@ -64,6 +64,8 @@ interface DbResult {
   getSearch: LoadResult | null;
   queries: { post: number; getTopic: number; getSearch: number; bare: number } | null;
   phases: [string, number][];
+  /** 1-minute load average when the run began and ended: other work on the machine skews the figures. */
+  load: [number, number];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,6 +149,13 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
     drop: async () => {
       const c = new pg.Client({ connectionString: PG_BASE });
       await c.connect();
+      // pg's Pool.end() resolves once it has asked its connections to close, not once they have;
+      // dropping WITH (FORCE) before they are gone makes a closed pool emit an unhandled error.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
@@ -163,6 +172,7 @@ function checkLoad(name: string, result: LoadResult): LoadResult {
 
 async function benchDatabase(kind: Kind): Promise<DbResult> {
   const phases: [string, number][] = [];
+  const loadAtStart = os.loadavg()[0]!;
   const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL';
   log(`=== ${label} ===`);
   const pgDb = kind === 'postgres' ? await freshPostgres() : null;
@@ -268,8 +278,8 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       const n = 20;
       queries = {
         post: await countStatements(n, () => postLoad(baseUrl, n, 1)),
-        getTopic: await countStatements(n, () => getLoad(getSpec(topicNarrow), n)),
-        getSearch: await countStatements(n, () => getLoad(getSpec(searchNarrow), n)),
+        getTopic: GETS > 0 ? await countStatements(n, () => getLoad(getSpec(topicNarrow), n)) : NaN,
+        getSearch: GETS > 0 ? await countStatements(n, () => getLoad(getSpec(searchNarrow), n)) : NaN,
         bare: 0,
       };
     }
@@ -293,7 +303,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       }
     });
 
-    return { kind, label, version, post, bare, seed, getTopic, getSearch, queries, phases };
+    return { kind, label, version, post, bare, seed, getTopic, getSearch, queries, phases, load: [loadAtStart, os.loadavg()[0]!] };
   } finally {
     if (server) await (server as ParleyServer).close().catch(() => {});
     await pgDb?.drop().catch((e) => log(`could not drop the database: ${e}`));
@@ -328,6 +338,7 @@ function report(results: DbResult[], totalSeconds: number): string {
     row('Bare Koa + one INSERT: requests', (r) => int(r.bare.count)),
     row('Bare Koa + one INSERT: throughput (msg/s)', (r) => int(r.bare.perSecond)),
     row('Bare Koa + one INSERT: p50 / p99 (ms)', (r) => latency(r.bare)),
+    row('Server thread busy during POST / bare (event-loop utilisation)', (r) => `${(100 * r.post.mainThreadBusy).toFixed(0)}% / ${(100 * r.bare.mainThreadBusy).toFixed(0)}%`),
     row('**POST /messages ÷ bare limit**', (r) => `**${((100 * r.post.perSecond) / r.bare.perSecond).toFixed(1)}%**`),
     row('Seeded messages (UserMessage rows)', (r) => (r.seed ? `${int(r.seed.messages)} (${int(r.seed.userMessages)})` : '—')),
     row('Seeding time (s)', (r) => (r.seed ? r.seed.seconds.toFixed(1) : '—')),
@@ -338,7 +349,7 @@ function report(results: DbResult[], totalSeconds: number): string {
     const q = (pick: (x: NonNullable<DbResult['queries']>) => number) => (r: DbResult) => (r.queries ? String(+pick(r.queries).toFixed(1)) : '—');
     lines.push(
       row('SQL statements per POST /messages', q((x) => x.post)),
-      row('SQL statements per GET (topic / search)', (r) => (r.queries ? `${+r.queries.getTopic.toFixed(1)} / ${+r.queries.getSearch.toFixed(1)}` : '—')),
+      row('SQL statements per GET (topic / search)', (r) => (r.queries && !Number.isNaN(r.queries.getTopic) ? `${+r.queries.getTopic.toFixed(1)} / ${+r.queries.getSearch.toFixed(1)}` : '—')),
       row('SQL statements per bare request', q((x) => x.bare)),
     );
   }
@@ -347,6 +358,7 @@ function report(results: DbResult[], totalSeconds: number): string {
   for (const name of names) {
     lines.push(`| ${name} | ${results.map((r) => { const p = r.phases.find(([n]) => n === name); return p ? p[1].toFixed(1) : '—'; }).join(' | ')} |`);
   }
+  lines.push(`| 1-min load average at start → end | ${results.map((r) => `${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)}`).join(' | ')} |`);
   lines.push(`| **total** | ${results.map((r) => r.phases.reduce((a, [, s]) => a + s, 0).toFixed(1)).join(' | ')} |`);
   lines.push('', `Whole run: ${totalSeconds.toFixed(1)} s.`);
   return lines.join('\n') + '\n';

@@ -5,21 +5,21 @@ import type { FetchResult } from '../resolvers/messages/fetch.ts';
 export const ReactionType = builder.objectRef<ReactionView>('Reaction').implement({
   description: 'An emoji reaction. `reactionType` is `unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`; `emojiCode` is in that namespace.',
   fields: (t) => ({
-    emojiName: t.exposeString('emojiName'),
-    emojiCode: t.exposeString('emojiCode'),
-    reactionType: t.exposeString('reactionType'),
-    userId: t.exposeInt('userId'),
+    emojiName: t.exposeString('emojiName', { description: 'The emoji’s name.' }),
+    emojiCode: t.exposeString('emojiCode', { description: 'The emoji’s code in the namespace of reactionType.' }),
+    reactionType: t.exposeString('reactionType', { description: '`unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`.' }),
+    userId: t.exposeInt('userId', { description: 'The user who reacted.' }),
   }),
 });
 
 export const MessageType = builder.objectRef<MessageView>('Message').implement({
   description: 'A message as the viewer sees it (Zulip\'s message record).',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    senderId: t.exposeInt('senderId'),
-    senderFullName: t.exposeString('senderFullName'),
-    senderEmail: t.exposeString('senderEmail'),
-    senderRealmStr: t.exposeString('senderRealmStr'),
+    id: t.exposeInt('id', { description: 'The message ID; messages are ordered by it.' }),
+    senderId: t.exposeInt('senderId', { description: 'The sender’s user ID.' }),
+    senderFullName: t.exposeString('senderFullName', { description: 'The sender’s name.' }),
+    senderEmail: t.exposeString('senderEmail', { description: 'The sender’s API email.' }),
+    senderRealmStr: t.exposeString('senderRealmStr', { description: 'The sender’s organization subdomain.' }),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true, description: 'Null when the client computes gravatars (clientGravatar) and may see the sender\'s email.' }),
     client: t.exposeString('client', { description: 'The client that sent it.' }),
     content: t.exposeString('content', { description: 'HTML when applyMarkdown is true, otherwise the raw Markdown.' }),
@@ -29,15 +29,15 @@ export const MessageType = builder.objectRef<MessageView>('Message').implement({
     displayRecipient: t.field({ type: 'JSON', description: 'The channel name, or the list of direct-message participants `{id, email, full_name, is_mirror_dummy}`.', resolve: (m) => m.displayRecipient }),
     editHistory: t.field({ type: 'JSON', nullable: true, description: 'Edits, most recent first; null when never edited or moved.', resolve: (m) => m.editHistory }),
     isMeMessage: t.exposeBoolean('isMeMessage', { description: 'A /me status message.' }),
-    lastEditTimestamp: t.exposeInt('lastEditTimestamp', { nullable: true }),
-    lastMovedTimestamp: t.exposeInt('lastMovedTimestamp', { nullable: true }),
+    lastEditTimestamp: t.exposeInt('lastEditTimestamp', { description: 'Last content edit; null if never edited.', nullable: true }),
+    lastMovedTimestamp: t.exposeInt('lastMovedTimestamp', { description: 'Last move to another topic or channel (resolving excluded); null if never moved.', nullable: true }),
     reactions: t.field({ type: [ReactionType], description: 'Oldest first.', resolve: (m) => m.reactions }),
-    recipientId: t.exposeInt('recipientId'),
+    recipientId: t.exposeInt('recipientId', { description: 'A stable ID of the conversation (channel or direct).' }),
     streamId: t.exposeInt('streamId', { nullable: true, description: 'The channel, for channel messages.' }),
     topic: t.exposeString('topic', { description: 'The topic (Zulip\'s `subject`); the empty topic shows as the realm\'s display name unless allowEmptyTopicName.' }),
-    topicLinks: t.field({ type: 'JSON', resolve: (m) => m.topicLinks }),
-    submessages: t.field({ type: 'JSON', resolve: (m) => m.submessages }),
-    timestamp: t.exposeInt('timestamp'),
+    topicLinks: t.field({ type: 'JSON', description: 'Links produced by linkifiers in the topic: `{text, url}`.', resolve: (m) => m.topicLinks }),
+    submessages: t.field({ type: 'JSON', description: 'Widget data (polls, to-do lists); always empty for now.', resolve: (m) => m.submessages }),
+    timestamp: t.exposeInt('timestamp', { description: 'UNIX time it was sent.' }),
     type: t.exposeString('type', { description: '`stream` or `private`.' }),
     flags: t.exposeStringList('flags', { description: 'The viewer\'s flags: read, starred, mentioned, ...' }),
     matchContent: t.exposeString('matchContent', { nullable: true, description: 'With a search narrow: the content with matches highlighted.' }),
@@ -49,27 +49,28 @@ export const MessageWindow = builder.objectRef<FetchResult>('MessageWindow').imp
   description: 'A window of messages from a narrow, with Zulip\'s pagination flags.',
   fields: (t) => ({
     anchor: t.exposeFloat('anchor', { nullable: true, description: 'The anchor message ID used (an integer; 10^16 stands for "newest"); null when messageIds was given.' }),
-    foundAnchor: t.exposeBoolean('foundAnchor'),
-    foundNewest: t.exposeBoolean('foundNewest'),
-    foundOldest: t.exposeBoolean('foundOldest'),
-    historyLimited: t.exposeBoolean('historyLimited'),
-    messages: t.field({ type: [MessageType], resolve: (w) => w.messages }),
+    foundAnchor: t.exposeBoolean('foundAnchor', { description: 'Whether the anchor message is in the result.' }),
+    foundNewest: t.exposeBoolean('foundNewest', { description: 'Whether the newest matching messages are included.' }),
+    foundOldest: t.exposeBoolean('foundOldest', { description: 'Whether the oldest matching messages are included.' }),
+    historyLimited: t.exposeBoolean('historyLimited', { description: 'Whether plan limits hid older history (never, on Parley).' }),
+    messages: t.field({ type: [MessageType], description: 'The messages, oldest first.', resolve: (w) => w.messages }),
   }),
 });
 
 export const NarrowTermInput = builder.inputType('NarrowTermInput', {
   description: 'One narrow filter: operator (channel, topic, dm, dm-including, sender, is, has, id, near, with, channels, search) and operand.',
   fields: (t) => ({
-    operator: t.string({ required: true }),
+    operator: t.string({ required: true, description: 'The operator; legacy names (stream, subject, pm-with) are accepted.' }),
     operand: t.field({ type: 'JSON', required: true, description: 'A string, an integer, or a list of user IDs for `dm`.' }),
-    negated: t.boolean({ defaultValue: false }),
+    negated: t.boolean({ defaultValue: false, description: 'Exclude matching messages instead.' }),
   }),
 });
 
 export const ReactionInput = builder.inputType('ReactionInput', {
+  description: 'An emoji, by name (the server finds its code and type) or by code and type.',
   fields: (t) => ({
-    emojiName: t.string(),
-    emojiCode: t.string(),
-    reactionType: t.string(),
+    emojiName: t.string({ description: 'The emoji name, e.g. `octopus`.' }),
+    emojiCode: t.string({ description: 'The code in the namespace of reactionType (unicode: dash-separated hex code points; realm: the custom emoji ID).' }),
+    reactionType: t.string({ description: '`unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`.' }),
   }),
 });

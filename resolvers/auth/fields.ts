@@ -9,9 +9,9 @@ interface ApiKeyShape { apiKey: string; email: string; userId: number }
 const ApiKeyResult = builder.objectRef<ApiKeyShape>('ApiKeyResult').implement({
   description: 'Credentials for HTTP Basic authentication (`email:apiKey`).',
   fields: (t) => ({
-    apiKey: t.exposeString('apiKey'),
-    email: t.exposeString('email'),
-    userId: t.exposeInt('userId'),
+    apiKey: t.exposeString('apiKey', { description: 'The API key: the password half of HTTP Basic credentials.' }),
+    email: t.exposeString('email', { description: 'The API email: the user-name half of HTTP Basic credentials.' }),
+    userId: t.exposeInt('userId', { description: 'The user’s ID.' }),
   }),
 });
 

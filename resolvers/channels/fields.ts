@@ -10,8 +10,8 @@ import { BadRequestError } from '../errors.ts';
 const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
   description: 'A channel to subscribe to, by name; created with this description when it does not exist.',
   fields: (t) => ({
-    name: t.string({ required: true }),
-    description: t.string(),
+    name: t.string({ required: true, description: 'The channel name.' }),
+    description: t.string({ description: 'Description for a channel created by this request (Markdown).' }),
   }),
 });
 

@@ -84,6 +84,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteMessage: t.boolean({
+    description: 'Deletes a message: the sender within the time limit, or members of the delete-any-message groups.',
     args: { messageId: t.arg.int({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await deleteMessage(ctx, requireUser(ctx), args.messageId);
@@ -91,6 +92,7 @@ builder.mutationFields((t) => ({
     },
   }),
   addReaction: t.boolean({
+    description: 'Adds the viewer\'s emoji reaction to a message.',
     args: { messageId: t.arg.int({ required: true }), reaction: t.arg({ type: ReactionInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       await addReaction(ctx, requireUser(ctx), args.messageId, args.reaction);
@@ -98,6 +100,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeReaction: t.boolean({
+    description: 'Removes the viewer\'s emoji reaction from a message.',
     args: { messageId: t.arg.int({ required: true }), reaction: t.arg({ type: ReactionInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       await removeReaction(ctx, requireUser(ctx), args.messageId, args.reaction);

@@ -1,0 +1,22 @@
+import { it } from 'vitest';
+import { startTestServer } from '../support/server.ts';
+import { graphql, rawRequest, ApiClient } from '../support/client.ts';
+import { createRealm } from '../../resolvers/realm/create.ts';
+it('probe', async () => {
+  const t = await startTestServer();
+  let r = await graphql(t.baseUrl, `{ serverSettings { realmName } }`, {}, undefined, 'nowhere.localhost');
+  console.log(r.status, JSON.stringify(r.body));
+  const c = new ApiClient(t.baseUrl, undefined, 'nowhere.localhost', false);
+  let x = await c.get('/server_settings');
+  console.log('REST', x.status, JSON.stringify(x.body));
+  await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw12345678' });
+  x = await new ApiClient(t.baseUrl, t.owner, 'other.localhost', false).get('/users/me');
+  console.log('REST cross', x.status, JSON.stringify(x.body));
+  r = await graphql(t.baseUrl, `{ me { userId } }`, {}, t.owner, 'other.localhost');
+  console.log('GQL cross', r.status, JSON.stringify(r.body));
+  r = await graphql(t.baseUrl, `{ me { userId } }`, {}, t.owner, 'other.localhost:' + t.port);
+  console.log('GQL cross with port', r.status, JSON.stringify(r.body));
+  r = await graphql(t.baseUrl, `{ serverSettings { realmName } }`, {}, undefined, 'OTHER.LOCALHOST:' + t.port);
+  console.log('GQL upper', r.status, JSON.stringify(r.body));
+  await t.close();
+});
