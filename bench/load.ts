@@ -1,5 +1,6 @@
 // Runs the load generator (bench/load-worker.mjs) in a worker thread and summarises its samples.
 import { Worker } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';

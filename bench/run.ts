@@ -215,8 +215,9 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       }, ownerAuth);
       return list;
     });
-    const [{ realmId, channelId }] = (await prisma.$queryRawUnsafe(
+    const [ids] = (await prisma.$queryRawUnsafe(
       `SELECT "realmId", id AS "channelId" FROM "Channel" WHERE name = 'bench'`)) as { realmId: number; channelId: number }[];
+    const { realmId, channelId } = ids!;
     const auths = users.map((u) => basicAuth(u.email, u.apiKey));
     const ownerAuth = auths[0]!;
 

@@ -42,6 +42,9 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
     await setup.end();
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection dropped by the server (restart, failover, admin) is replaced on next use;
+  // without a listener the pool's 'error' event would crash the process.
+  pool.on('error', (error) => log(`database connection lost: ${error.message}`));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
