@@ -1,7 +1,7 @@
 // Zulip's response envelope, in one place.
 import type { GraphQLError } from 'graphql';
 import { asParleyError } from '../schema/errors.ts';
-import type { ParleyError } from '../resolvers/errors.ts';
+import { BadRequestError, type ParleyError } from '../resolvers/errors.ts';
 
 export interface Envelope {
   status: number;
@@ -37,5 +37,10 @@ export function envelopeForError(error: unknown): Envelope {
 }
 
 export function envelopeForGraphQLErrors(errors: readonly GraphQLError[]): Envelope {
-  return envelopeForError(errors[0]);
+  const [first] = errors;
+  // Variable coercion and validation errors come with no original error: the request was malformed.
+  if (first && !asParleyError(first) && !first.originalError && !first.path) {
+    return errorEnvelope(new BadRequestError(first.message));
+  }
+  return envelopeForError(first);
 }

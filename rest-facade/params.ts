@@ -41,13 +41,16 @@ function parseJson(name: string, value: unknown): unknown {
   }
 }
 
+// GraphQL's Int (and every ID column) is 32-bit signed.
+const INT32_MAX = 2_147_483_647;
+
 function toInt(name: string, value: unknown, label = name): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
-  if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) {
-    const n = Number(value);
-    if (Number.isSafeInteger(n)) return n;
-  }
-  throw new InvalidArgumentError(name, `${label} is not an integer`);
+  let n: number | undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) n = value;
+  else if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) && Number.isSafeInteger(Number(value))) n = Number(value);
+  if (n === undefined) throw new InvalidArgumentError(name, `${label} is not an integer`);
+  if (Math.abs(n) > INT32_MAX) throw new InvalidArgumentError(name, `${label} is too large`);
+  return n;
 }
 
 function toBool(name: string, value: unknown): boolean {
@@ -60,7 +63,27 @@ function toBool(name: string, value: unknown): boolean {
   throw new InvalidArgumentError(name, `${name} is not a boolean`);
 }
 
+/** PostgreSQL text cannot hold NUL; Zulip refuses it in every string parameter. */
+function rejectNul(name: string, value: unknown): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters.`);
+  } else if (Array.isArray(value)) {
+    for (const item of value) rejectNul(name, item);
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      rejectNul(name, key);
+      rejectNul(name, item);
+    }
+  }
+}
+
 function decodeValue(name: string, type: ParamType, value: unknown): unknown {
+  const decoded = decodeRaw(name, type, value);
+  rejectNul(name, decoded);
+  return decoded;
+}
+
+function decodeRaw(name: string, type: ParamType, value: unknown): unknown {
   switch (type) {
     case 'string':
       if (typeof value === 'string') return value;

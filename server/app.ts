@@ -109,7 +109,8 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     ctx.body = { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' };
   });
 
-  const httpServer = http.createServer(app.callback());
+  // Long narrows travel in GET query strings; allow more than Node's 16 KiB of headers.
+  const httpServer = http.createServer({ maxHeaderSize: 256 * 1024 }, app.callback());
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   // graphql-ws shares yoga's envelop pipeline, so subscriptions see the same context and rules.
   const wsCleanup = useServer(
