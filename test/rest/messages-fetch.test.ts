@@ -283,6 +283,27 @@ describe('GET /messages narrows', () => {
   });
 });
 
+describe('GET /messages history limits', () => {
+  it('a private channel with protected history shows a new subscriber only what came after', async () => {
+    await makeChannel(t.client(alice), 'diary', { invite_only: true, history_public_to_subscribers: false });
+    const before = await sendToChannel(t.client(alice), 'diary', 'day 1', 'before carol');
+    await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'diary' }], principals: [carol.userId] });
+    const after = await sendToChannel(t.client(alice), 'diary', 'day 2', 'after carol');
+    const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('diary') });
+    expect(idsOf(res)).toEqual([after]);
+    expect((await t.client(carol).get(`/messages/${before}`)).body.msg).toBe('Invalid message(s)');
+  });
+
+  it('a private channel with public history shows a new subscriber everything', async () => {
+    await makeChannel(t.client(alice), 'archive', { invite_only: true, history_public_to_subscribers: true });
+    const before = await sendToChannel(t.client(alice), 'archive', 'old', 'before carol');
+    await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'archive' }], principals: [carol.userId] });
+    const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('archive') });
+    expect(idsOf(res)).toEqual([before]);
+    expect(res.body.messages[0].flags).toEqual(['read', 'historical']);
+  });
+});
+
 describe('GET /messages with message_ids', () => {
   it('returns the accessible subset, without anchor fields', async () => {
     const res = await t.client(carol).get('/messages', { message_ids: [ids.d1, ids.v1, ids.dm1, ids.g2, 999999] });
