@@ -78,7 +78,10 @@ export const ChannelType = builder.prismaObject('Channel', {
   }),
 });
 
+// Named ChannelSubscription in GraphQL: a type called `Subscription` would be taken for the
+// schema's subscription root.
 export const SubscriptionType = builder.prismaObject('Subscription', {
+  name: 'ChannelSubscription',
   description: 'The viewer\'s subscription to a channel, with personal settings. Null notification settings inherit the user\'s defaults.',
   fields: (t) => ({
     channel: t.relation('channel', { description: 'The channel subscribed to.' }),

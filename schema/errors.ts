@@ -19,7 +19,11 @@ export function asParleyError(error: unknown): ParleyError | null {
   return null;
 }
 
-export function toGraphQLError(error: ParleyError, path?: readonly (string | number)[]): GraphQLError {
+/**
+ * `withHttpStatus`: the error happened before execution (resolving the realm or the credentials),
+ * so the whole HTTP response carries its status, as the REST API's would.
+ */
+export function toGraphQLError(error: ParleyError, path?: readonly (string | number)[], withHttpStatus = false): GraphQLError {
   return new GraphQLError(error.message, {
     path,
     originalError: error,
@@ -29,7 +33,9 @@ export function toGraphQLError(error: ParleyError, path?: readonly (string | num
       ...(Object.keys(error.extra).length ? { zulip: error.extra } : {}),
       // Only authentication failures change the HTTP status of a GraphQL response (so GraphiQL
       // and browsers can prompt for credentials); other errors are ordinary GraphQL errors.
-      ...(error.httpStatus === 401 ? { http: { status: 401, headers: { 'WWW-Authenticate': 'Basic realm="parley"' } } } : {}),
+      ...(error.httpStatus === 401
+        ? { http: { status: 401, headers: { 'WWW-Authenticate': 'Basic realm="parley"' } } }
+        : withHttpStatus ? { http: { status: error.httpStatus } } : {}),
     },
   });
 }
@@ -37,6 +43,8 @@ export function toGraphQLError(error: ParleyError, path?: readonly (string | num
 /** yoga's `maskError`: domain errors pass through with their codes, anything else is masked. */
 export function maskError(error: unknown, message: string): Error {
   const graphQLError = error as GraphQLError;
+  // Already mapped while building the context, with the HTTP status it must keep.
+  if (error instanceof GraphQLError && error.extensions?.http && asParleyError(error)) return error;
   const parley = asParleyError(error);
   if (parley) return toGraphQLError(parley, graphQLError.path);
   if (error instanceof GraphQLError && !error.originalError) return error; // parse/validation errors

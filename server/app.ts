@@ -38,7 +38,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       return await createContext(services, facts);
     } catch (error) {
       const parley = asParleyError(error);
-      throw parley ? toGraphQLError(parley) : error;
+      throw parley ? toGraphQLError(parley, undefined, true) : error;
     }
   };
 
@@ -51,6 +51,9 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       defaultQuery: '# Authenticate with HTTP Basic (email:api_key), or call fetchApiKey first.\n{\n  serverSettings { realmName zulipFeatureLevel }\n}\n',
     },
     maskedErrors: { maskError },
+    // Credentials travel in a header browsers attach by themselves once a user has logged in to
+    // GraphiQL, so no other site may call /graphql from a browser: no CORS grant at all.
+    cors: false,
     logging: false,
     context: async (initial) =>
       buildContext(initial.facts ?? {
@@ -84,6 +87,13 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   app.use(async (ctx, next) => {
     if (config.logRequests) log(`${ctx.method} ${ctx.path}`);
     if (ctx.path === '/graphql' || ctx.path.startsWith('/graphql/')) {
+      // CSRF: a cross-site HTML form can post urlencoded or multipart bodies without a preflight;
+      // GraphQL over HTTP only needs JSON, so nothing else is accepted for POST.
+      if (ctx.method === 'POST' && !/^application\/(json|graphql-response\+json)\b/i.test(ctx.get('content-type'))) {
+        ctx.status = 415;
+        ctx.body = { errors: [{ message: 'POST /graphql takes application/json.', extensions: { code: 'BAD_REQUEST' } }] };
+        return;
+      }
       const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {} as any);
       ctx.status = response.status;
       response.headers.forEach((value, key) => ctx.set(key, value));

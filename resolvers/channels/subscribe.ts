@@ -3,8 +3,8 @@ import type { Channel, Prisma, User } from '../../prisma/generated/client/client
 import type { Context } from '../../schema/context.ts';
 import type { SubscribeResultShape } from '../../schema/channels.ts';
 import { BadRequestError, PermissionDeniedError } from '../errors.ts';
-import { createAnonymousGroup, isUserInGroup } from '../groups/membership.ts';
-import { systemGroupIds } from '../groups/system.ts';
+import { isUserInGroup } from '../groups/membership.ts';
+import { defaultChannelPermissions } from './defaults.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { pickColor } from '../users/create.ts';
 import { codePointLength, escapeHtml } from '../text.ts';
@@ -41,7 +41,6 @@ async function createChannel(
   if (codePointLength(description) > MAX_CHANNEL_DESCRIPTION_LENGTH) {
     throw new BadRequestError(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
   }
-  const g = await systemGroupIds(tx, realm.id);
   const channel = await tx.channel.create({
     data: {
       realmId: realm.id,
@@ -51,16 +50,7 @@ async function createChannel(
       creatorId: actor.id,
       inviteOnly,
       historyPublicToSubscribers: inviteOnly ? (input.historyPublicToSubscribers ?? false) : true,
-      canAddSubscribersGroupId: g['role:nobody'],
-      canAdministerChannelGroupId: await createAnonymousGroup(tx, realm.id, [actor.id]),
-      canDeleteAnyMessageGroupId: g['role:nobody'],
-      canDeleteOwnMessageGroupId: g['role:nobody'],
-      canMoveMessagesOutOfChannelGroupId: g['role:nobody'],
-      canMoveMessagesWithinChannelGroupId: g['role:nobody'],
-      canRemoveSubscribersGroupId: g['role:administrators'],
-      canResolveTopicsGroupId: g['role:nobody'],
-      canSendMessageGroupId: g['role:everyone'],
-      canSubscribeGroupId: g['role:nobody'],
+      ...(await defaultChannelPermissions(tx, realm.id, actor.id)),
     },
   });
   if (input.isDefaultStream) {

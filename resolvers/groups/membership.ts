@@ -2,30 +2,29 @@
 // permission when they are a direct member of the setting's group or of any of its subgroups,
 // at any depth. One recursive query answers each question.
 import type { Db } from '../../prisma/database.ts';
-import type { Prisma } from '../../prisma/generated/client/client.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
-/** IDs of the group and all its subgroups, at any depth. */
-export async function groupClosure(db: Reader, groupId: number): Promise<number[]> {
-  const rows = await db.$queryRaw<{ id: number }[]>`
-    WITH RECURSIVE closure(id) AS (
+/** `closure(id)`: the group and all its subgroups, at any depth. */
+function closureOf(groupId: number): Prisma.Sql {
+  return Prisma.sql`WITH RECURSIVE closure(id) AS (
       SELECT ${groupId}::int
       UNION
       SELECT s."subgroupId" FROM "UserGroupSubgroup" s JOIN closure c ON s."supergroupId" = c.id
-    )
-    SELECT id FROM closure`;
+    )`;
+}
+
+/** IDs of the group and all its subgroups, at any depth. */
+export async function groupClosure(db: Reader, groupId: number): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>`${closureOf(groupId)} SELECT id FROM closure`;
   return rows.map((r) => r.id);
 }
 
 export async function isUserInGroup(db: Reader, userId: number, groupId: number | null | undefined): Promise<boolean> {
   if (groupId == null) return false;
   const rows = await db.$queryRaw<{ found: number }[]>`
-    WITH RECURSIVE closure(id) AS (
-      SELECT ${groupId}::int
-      UNION
-      SELECT s."subgroupId" FROM "UserGroupSubgroup" s JOIN closure c ON s."supergroupId" = c.id
-    )
+    ${closureOf(groupId)}
     SELECT 1 AS found FROM "UserGroupMember" m
     JOIN "User" u ON u.id = m."userId" AND u."isActive"
     WHERE m."userId" = ${userId} AND m."groupId" IN (SELECT id FROM closure)
@@ -36,11 +35,7 @@ export async function isUserInGroup(db: Reader, userId: number, groupId: number 
 /** Active users holding the group's permission (recursive). */
 export async function activeUserIdsInGroup(db: Reader, groupId: number): Promise<number[]> {
   const rows = await db.$queryRaw<{ userId: number }[]>`
-    WITH RECURSIVE closure(id) AS (
-      SELECT ${groupId}::int
-      UNION
-      SELECT s."subgroupId" FROM "UserGroupSubgroup" s JOIN closure c ON s."supergroupId" = c.id
-    )
+    ${closureOf(groupId)}
     SELECT DISTINCT m."userId" FROM "UserGroupMember" m
     JOIN "User" u ON u.id = m."userId" AND u."isActive"
     WHERE m."groupId" IN (SELECT id FROM closure)`;

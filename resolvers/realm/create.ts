@@ -2,7 +2,7 @@
 import type { Db } from '../../prisma/database.ts';
 import type { Realm, User } from '../../prisma/generated/client/client.ts';
 import { createSystemGroups } from '../groups/system.ts';
-import { createAnonymousGroup } from '../groups/membership.ts';
+import { defaultChannelPermissions } from '../channels/defaults.ts';
 import { createUserInTx } from '../users/create.ts';
 import { ROLE_OWNER } from '../users/roles.ts';
 import { BadRequestError } from '../errors.ts';
@@ -68,16 +68,7 @@ export async function createRealm(db: Db, input: NewRealm): Promise<{ realm: Rea
         description: 'Everyone is added to this channel by default.',
         renderedDescription: '<p>Everyone is added to this channel by default.</p>',
         creatorId: owner.id,
-        canAddSubscribersGroupId: g['role:nobody'],
-        canAdministerChannelGroupId: await createAnonymousGroup(tx, realm.id, [owner.id]),
-        canDeleteAnyMessageGroupId: g['role:nobody'],
-        canDeleteOwnMessageGroupId: g['role:nobody'],
-        canMoveMessagesOutOfChannelGroupId: g['role:nobody'],
-        canMoveMessagesWithinChannelGroupId: g['role:nobody'],
-        canRemoveSubscribersGroupId: g['role:administrators'],
-        canResolveTopicsGroupId: g['role:nobody'],
-        canSendMessageGroupId: g['role:everyone'],
-        canSubscribeGroupId: g['role:nobody'],
+        ...(await defaultChannelPermissions(tx, realm.id, owner.id)),
       },
     });
     await tx.defaultChannel.create({ data: { realmId: realm.id, channelId: general.id } });

@@ -121,18 +121,15 @@ describe('Credentials are bound to their realm', () => {
   });
 });
 
-// Known bug: errors thrown while building the context that are not 401s (an unknown subdomain, an
-// account of another realm) reach yoga as GraphQLErrors whose originalError is a ParleyError and
-// without `extensions.http`; with no `data` in the result yoga counts them as unexpected and answers
-// HTTP 500. REST answers 404 and 400 for the same requests.
+// Errors found while resolving the realm or the credentials carry their HTTP status, as on REST.
 describe('Host and credential errors are client errors, not server errors', () => {
-  it.fails('an unknown subdomain is not answered with HTTP 500 (REST: 404)', async () => {
+  it('an unknown subdomain is not answered with HTTP 500 (REST: 404)', async () => {
     const res = await graphql(t.baseUrl, '{ serverSettings { realmName } }', {}, undefined, 'nowhere.localhost');
     expect(res.body.errors?.[0]?.message).toBe('There is no organization hosted at this address.');
     expect(res.status).toBeLessThan(500);
   });
 
-  it.fails('credentials of another realm are not answered with HTTP 500 (REST: 400)', async () => {
+  it('credentials of another realm are not answered with HTTP 500 (REST: 400)', async () => {
     const res = await graphql(t.baseUrl, '{ me { userId } }', {}, t.owner, OTHER);
     expect(res.body.errors?.[0]?.message).toBe('Account is not associated with this subdomain');
     expect(res.status).toBeLessThan(500);
