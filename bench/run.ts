@@ -85,6 +85,10 @@ async function timed<T>(phases: [string, number][], name: string, fn: () => Prom
   }
 }
 
+// Setup and sanity requests use fresh connections: Node's global agent keeps sockets alive, and after a
+// long seed (PGlite blocks this thread) the server's keep-alive timeout closes them just as they are reused.
+const setupAgent = new http.Agent({ keepAlive: false });
+
 function request(baseUrl: string, method: string, path: string, params: Record<string, unknown>, authorization?: string): Promise<any> {
   const form = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
   const headers: Record<string, string> = { 'user-agent': 'ParleyBench/1.0' };
@@ -98,7 +102,7 @@ function request(baseUrl: string, method: string, path: string, params: Record<s
     headers['content-length'] = String(body.length);
   }
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
+    const req = http.request(url, { method, headers, agent: setupAgent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {

@@ -3,22 +3,12 @@
 import type { Route } from './route.ts';
 import { snakeKeys } from './route.ts';
 import { normalizeNarrow } from '../resolvers/messages/narrow.ts';
+import { toZulipMessage } from '../resolvers/messages/wire.ts';
 import { InvalidArgumentError } from '../resolvers/errors.ts';
 
 const CHANNEL_FIELDS = `streamId name description renderedDescription dateCreated creatorId inviteOnly isWebPublic historyPublicToSubscribers messageRetentionDays firstMessageId folderId topicsPolicy isArchived isRecentlyActive isAnnouncementOnly streamPostPolicy streamWeeklyTraffic canAddSubscribersGroup canRemoveSubscribersGroup canAdministerChannelGroup canDeleteAnyMessageGroup canDeleteOwnMessageGroup canMoveMessagesOutOfChannelGroup canMoveMessagesWithinChannelGroup canResolveTopicsGroup canSendMessageGroup canSubscribeGroup`;
 
 const MESSAGE_FIELDS = `id senderId senderFullName senderEmail senderRealmStr avatarUrl client content contentType displayRecipient editHistory isMeMessage lastEditTimestamp lastMovedTimestamp reactions { emojiName emojiCode reactionType userId } recipientId streamId topic topicLinks submessages timestamp type flags matchContent matchSubject`;
-
-// Fields Zulip leaves out of a message record rather than sending as null.
-const OMITTED_WHEN_NULL = ['edit_history', 'last_edit_timestamp', 'last_moved_timestamp', 'stream_id', 'match_content', 'match_subject'];
-
-/** Zulip's message record: snake_case, `subject` for the topic, absent optional fields. */
-function zulipMessage(view: Record<string, unknown>): Record<string, unknown> {
-  const { topic, ...rest } = snakeKeys<Record<string, unknown>>(view);
-  const message: Record<string, unknown> = { ...rest, subject: topic };
-  for (const key of OMITTED_WHEN_NULL) if (message[key] == null) delete message[key];
-  return message;
-}
 
 /** A subscription as Zulip lists it: the channel's fields and the user's settings side by side. */
 function zulipSubscription(sub: Record<string, any>, includeSubscribers: boolean): Record<string, unknown> {
@@ -215,7 +205,7 @@ export const routes: Route[] = [
     }),
     shape: (d, p) => {
       const w = d.messages;
-      const messages = w.messages.map(zulipMessage);
+      const messages = w.messages.map(toZulipMessage);
       if (p.message_ids) return { messages, history_limited: w.historyLimited };
       return {
         anchor: w.anchor, found_anchor: w.foundAnchor, found_newest: w.foundNewest,
@@ -233,7 +223,7 @@ export const routes: Route[] = [
     document: `query($messageId: Int!, $applyMarkdown: Boolean, $allowEmptyTopicName: Boolean) { message(messageId: $messageId, applyMarkdown: $applyMarkdown, allowEmptyTopicName: $allowEmptyTopicName) { ${MESSAGE_FIELDS} rawContent } }`,
     shape: (d) => {
       const { rawContent, ...message } = d.message;
-      return { raw_content: rawContent, message: zulipMessage(message) };
+      return { raw_content: rawContent, message: toZulipMessage(message) };
     },
   },
   {
