@@ -180,6 +180,9 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
   const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL';
   log(`=== ${label} ===`);
   const pgDb = kind === 'postgres' ? await freshPostgres() : null;
+  if (kind === 'pglite' && env.BENCH_PGLITE_DIR?.startsWith('memory://')) {
+    throw new Error('BENCH_PGLITE_DIR must be a directory: the bare phase reopens the same database after Parley stops');
+  }
   const pgliteDir = kind === 'pglite' ? (env.BENCH_PGLITE_DIR || mkdtempSync(join(os.tmpdir(), 'parley-bench-pglite-'))) : null;
   const removePgliteDir = kind === 'pglite' && !env.BENCH_PGLITE_DIR;
   const config: Config = {
@@ -200,7 +203,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
     const prisma = server.database.prisma;
     const version = kind === 'postgres'
       ? `PostgreSQL ${((await prisma.$queryRawUnsafe('SHOW server_version')) as { server_version: string }[])[0]!.server_version}`
-      : `PGlite ${JSON.parse(readFileSync(join(here, '../node_modules/@electric-sql/pglite/package.json'), 'utf8')).version} (on disk${env.BENCH_PGLITE_DIR === 'memory://' ? ': no, in memory' : ''})`;
+      : `PGlite ${JSON.parse(readFileSync(join(here, '../node_modules/@electric-sql/pglite/package.json'), 'utf8')).version} (on disk)`;
 
     // --- Users and the channel
     const users = await timed(phases, `setup: owner + ${EXTRA_USERS} users, channel "bench"`, async () => {

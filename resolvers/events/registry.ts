@@ -1,0 +1,136 @@
+// The event queues of this server process: registration, delivery from the event bus, long-poll
+// fetches with heartbeats, and collection of idle queues. Queues survive a graceful restart: they
+// are saved when the server stops and restored when it starts (see persistence.ts).
+import { randomBytes } from 'node:crypto';
+import type { Delivery, EventBus } from './bus.ts';
+import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.ts';
+import { shapeForQueue, type MessageEventPayload } from './shape.ts';
+import { BadEventQueueIdError, BadRequestError } from '../errors.ts';
+
+export interface RegistryOptions {
+  /** How long a poll waits before answering with a heartbeat (Zulip: about 50 s). */
+  heartbeatMs: number;
+  /** How often idle queues are looked for. */
+  gcIntervalMs: number;
+  /** The realm's empty-topic display name, for clients without the empty_topic_name capability. */
+  emptyTopicDisplayName: (realmId: number) => string;
+}
+
+// Bounds on `idle_queue_timeout` (feature level 481), in seconds: Zulip's default is 10 minutes,
+// and mobile clients keep queues for a week.
+export const DEFAULT_IDLE_QUEUE_TIMEOUT_SECS = 600;
+export const MIN_IDLE_QUEUE_TIMEOUT_SECS = 60;
+export const MAX_IDLE_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600;
+
+export class QueueRegistry {
+  private queues = new Map<string, EventQueue>();
+  private byUser = new Map<number, Set<EventQueue>>();
+  private publicListeners = new Map<number, Set<EventQueue>>();
+  private gcTimer: NodeJS.Timeout;
+  private unsubscribe: () => void;
+
+  constructor(bus: EventBus, private readonly options: RegistryOptions) {
+    this.unsubscribe = bus.subscribe((delivery) => this.deliver(delivery));
+    this.gcTimer = setInterval(() => this.collectIdle(), options.gcIntervalMs);
+    this.gcTimer.unref();
+  }
+
+  register(realmId: number, userId: number | null, options: QueueOptions): EventQueue {
+    if (options.idleTimeoutSecs < MIN_IDLE_QUEUE_TIMEOUT_SECS || options.idleTimeoutSecs > MAX_IDLE_QUEUE_TIMEOUT_SECS) {
+      throw new BadRequestError(`idle_queue_timeout must be between ${MIN_IDLE_QUEUE_TIMEOUT_SECS} and ${MAX_IDLE_QUEUE_TIMEOUT_SECS} seconds`);
+    }
+    const id = `${Date.now().toString(36)}:${randomBytes(9).toString('base64url')}`;
+    const queue = new EventQueue(id, realmId, userId, options);
+    this.add(queue);
+    return queue;
+  }
+
+  private add(queue: EventQueue): void {
+    this.queues.set(queue.id, queue);
+    if (queue.userId != null) {
+      let set = this.byUser.get(queue.userId);
+      if (!set) this.byUser.set(queue.userId, (set = new Set()));
+      set.add(queue);
+    }
+    if (queue.options.allPublicStreams) {
+      let set = this.publicListeners.get(queue.realmId);
+      if (!set) this.publicListeners.set(queue.realmId, (set = new Set()));
+      set.add(queue);
+    }
+  }
+
+  /** The caller's queue; someone else's queue is reported exactly like a missing one. */
+  get(queueId: string, userId: number | null): EventQueue {
+    const queue = this.queues.get(queueId);
+    if (!queue || queue.userId !== userId) throw new BadEventQueueIdError(queueId);
+    return queue;
+  }
+
+  /**
+   * GET /events: acknowledges events up to `lastEventId`, then answers with the newer ones, or
+   * waits for one (unless `dontBlock`), answering with a heartbeat if none comes in time.
+   */
+  async fetch(queue: EventQueue, lastEventId: number | null, dontBlock: boolean, signal?: AbortSignal): Promise<QueuedEvent[]> {
+    queue.touch();
+    if (lastEventId != null) queue.acknowledge(lastEventId);
+    if (queue.events.length || dontBlock) return queue.events.slice();
+    const events = await queue.wait(this.options.heartbeatMs, signal);
+    if (events.length || signal?.aborted || !this.queues.has(queue.id)) return events;
+    return [queue.push({ type: 'heartbeat' })];
+  }
+
+  delete(queue: EventQueue): void {
+    queue.release();
+    this.queues.delete(queue.id);
+    this.byUser.get(queue.userId ?? -1)?.delete(queue);
+    this.publicListeners.get(queue.realmId)?.delete(queue);
+  }
+
+  /** Hands one published event to every queue it is addressed to, shaped for that queue. */
+  deliver(delivery: Delivery): void {
+    const targets = new Map<EventQueue, number | null>();
+    for (const userId of delivery.userIds) {
+      for (const queue of this.byUser.get(userId) ?? []) if (queue.realmId === delivery.realmId) targets.set(queue, userId);
+    }
+    if (delivery.event.type === 'message' && (delivery.event as MessageEventPayload).public_channel) {
+      for (const queue of this.publicListeners.get(delivery.realmId) ?? []) if (!targets.has(queue)) targets.set(queue, queue.userId);
+    }
+    if (!targets.size) return;
+    const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
+    for (const [queue, userId] of targets) {
+      for (const event of shapeForQueue(delivery.event, { userId, options: queue.options, emptyTopicDisplayName })) {
+        queue.push(event);
+      }
+    }
+  }
+
+  collectIdle(now = Date.now()): number {
+    let collected = 0;
+    for (const queue of this.queues.values()) {
+      if (queue.isIdle(now)) {
+        this.delete(queue);
+        collected++;
+      }
+    }
+    return collected;
+  }
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  snapshots(): QueueSnapshot[] {
+    return [...this.queues.values()].map((q) => q.snapshot());
+  }
+
+  restore(snapshots: QueueSnapshot[]): void {
+    for (const snapshot of snapshots) this.add(EventQueue.restore(snapshot));
+  }
+
+  /** Stops delivery and answers every waiting poll, so the process can exit. */
+  close(): void {
+    clearInterval(this.gcTimer);
+    this.unsubscribe();
+    for (const queue of this.queues.values()) queue.release();
+  }
+}

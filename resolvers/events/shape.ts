@@ -1,0 +1,99 @@
+// What one queue receives for one event: Zulip tailors events to the client that registered the
+// queue (its event types, narrow, apply_markdown, client_gravatar and capabilities).
+import type { ParleyEvent } from './bus.ts';
+import type { QueueOptions } from './queue.ts';
+import type { MessageView } from '../messages/present.ts';
+import { toZulipMessage } from '../messages/wire.ts';
+
+export interface ShapeContext {
+  userId: number | null;
+  options: QueueOptions;
+  emptyTopicDisplayName: string;
+}
+
+/** Internal message event, as published by resolvers/messages/send.ts. */
+export interface MessageEventPayload extends ParleyEvent {
+  type: 'message';
+  message: MessageView;
+  flags_by_user: Record<string, string[]>;
+  /** Set for messages in public channels: queues with all_public_streams receive them too. */
+  public_channel?: boolean;
+}
+
+export function wantsType(options: QueueOptions, type: string): boolean {
+  return options.eventTypes === null || options.eventTypes.includes(type) || type === 'heartbeat';
+}
+
+/** Does the message match the queue's narrow (Zulip applies narrows to message events only)? */
+export function matchesNarrow(narrow: [string, string][], message: MessageView): boolean {
+  for (const [operator, operand] of narrow) {
+    const value = String(operand).toLowerCase();
+    switch (operator) {
+      case 'stream':
+      case 'channel':
+        if (message.type !== 'stream' || String(message.displayRecipient).toLowerCase() !== value) return false;
+        break;
+      case 'topic':
+      case 'subject':
+        if (message.type !== 'stream' || message.topic.toLowerCase() !== value) return false;
+        break;
+      case 'sender':
+        if (message.senderEmail.toLowerCase() !== value && String(message.senderId) !== value) return false;
+        break;
+      case 'is':
+        if ((value === 'dm' || value === 'private') && message.type !== 'private') return false;
+        break;
+      default:
+        // Unknown operators match nothing rather than everything: a narrowed queue stays narrow.
+        return false;
+    }
+  }
+  return true;
+}
+
+function emptyTopic(topic: unknown, shape: ShapeContext): unknown {
+  return topic === '' && !shape.options.capabilities.empty_topic_name ? shape.emptyTopicDisplayName : topic;
+}
+
+/** The events (zero, one or several) this queue gets for `event`. */
+export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEvent[] {
+  const { options } = shape;
+  if (!wantsType(options, event.type)) return [];
+  switch (event.type) {
+    case 'message': {
+      const { message, flags_by_user: flagsByUser } = event as MessageEventPayload;
+      if (options.narrow.length && !matchesNarrow(options.narrow, message)) return [];
+      const view: Partial<MessageView> = {
+        ...message,
+        content: options.applyMarkdown ? message.renderedContent : message.rawContent,
+        contentType: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
+        topic: message.type === 'stream' ? (emptyTopic(message.topic, shape) as string) : '',
+        // The event's message record carries no flags; they travel beside it.
+        flags: undefined,
+        avatarUrl: options.clientGravatar && message.avatarUrl?.startsWith('https://secure.gravatar.com/') ? null : message.avatarUrl,
+        rawContent: undefined,
+        renderedContent: undefined,
+      };
+      delete view.flags;
+      const flags = shape.userId != null ? (flagsByUser[shape.userId] ?? ['read', 'historical']) : [];
+      return [{ type: 'message', message: toZulipMessage(view), flags }];
+    }
+    case 'delete_message': {
+      const ids = (event.message_ids as number[]) ?? [];
+      if (options.capabilities.bulk_message_deletion) return [event];
+      // Clients without bulk deletion get one event per message, with `message_id`.
+      return ids.map((id) => {
+        const { message_ids: _ids, ...rest } = event;
+        return { ...rest, message_id: id };
+      });
+    }
+    case 'update_message': {
+      if (!('subject' in event) && !('orig_subject' in event)) return [event];
+      return [{ ...event, ...(('subject' in event) ? { subject: emptyTopic(event.subject, shape) } : {}), ...(('orig_subject' in event) ? { orig_subject: emptyTopic(event.orig_subject, shape) } : {}) }];
+    }
+    case 'realm_linkifiers':
+      return options.capabilities.linkifier_url_template ? [event] : [];
+    default:
+      return [event];
+  }
+}
