@@ -9,6 +9,7 @@ import { generateApiKey, hashPassword } from './resolvers/auth/credentials.ts';
 import { syncRoleGroups } from './resolvers/groups/system.ts';
 import { ParleyError } from './resolvers/errors.ts';
 import { ROLES } from './resolvers/users/roles.ts';
+import { exactInsensitive } from './resolvers/text.ts';
 
 const USAGE = `Usage: npm run manage -- <command>
 
@@ -47,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     };
     const userOf = async (email: string, sub?: string) => {
       const realm = await realmOf(sub);
-      const user = await db.user.findFirst({ where: { realmId: realm.id, OR: [{ email: { equals: email, mode: 'insensitive' } }, { deliveryEmail: { equals: email, mode: 'insensitive' } }] } });
+      const user = await db.user.findFirst({ where: { realmId: realm.id, OR: [{ email: exactInsensitive(email) }, { deliveryEmail: exactInsensitive(email) }] } });
       if (!user) throw new Error(`No user '${email}' in organization '${sub ?? ''}'.`);
       return user;
     };

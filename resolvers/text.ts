@@ -18,3 +18,11 @@ export function truncateCodePoints(text: string, max: number): string {
 export function toUnixSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }
+
+/**
+ * For Prisma's case-insensitive `equals`, which PostgreSQL runs as ILIKE: escapes the pattern
+ * characters so that `gen%` or `a_b` match only themselves.
+ */
+export function exactInsensitive(value: string): { equals: string; mode: 'insensitive' } {
+  return { equals: value.replace(/[\\%_]/g, (c) => `\\${c}`), mode: 'insensitive' };
+}

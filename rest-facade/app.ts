@@ -72,7 +72,11 @@ async function handle(ctx: Koa.Context, compiled: CompiledRoute[], execute: Exec
 
 async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArray, execute: Executor): Promise<Envelope> {
   const { route } = entry;
+  // A long-poll whose client has gone away stops waiting.
+  const abort = new AbortController();
+  ctx.req.once('close', () => { if (!ctx.res.writableEnded) abort.abort(); });
   const facts: RequestFacts = {
+    signal: abort.signal,
     host: ctx.get('host'),
     authorization: ctx.get('authorization') || null,
     userAgent: ctx.get('user-agent'),

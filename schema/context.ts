@@ -2,6 +2,7 @@ import type { Db } from '../prisma/database.ts';
 import type { Realm, User } from '../prisma/generated/client/client.ts';
 import type { Config } from '../server/config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
+import type { QueueRegistry } from '../resolvers/events/registry.ts';
 import { NotLoggedInError } from '../resolvers/errors.ts';
 
 /** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
@@ -9,10 +10,14 @@ export interface Context {
   db: Db;
   config: Config;
   events: EventBus;
+  /** This process's event queues (REST long-poll and GraphQL subscriptions). */
+  queues: QueueRegistry;
   /** The organization the request's host names. */
   realm: Realm;
   /** The authenticated user, or null for anonymous access. */
   user: User | null;
+  /** Aborted when the client goes away (used to end long-polls and subscriptions early). */
+  signal?: AbortSignal;
   /** The client's name as Zulip reports it on messages (`client`). */
   clientName: string;
 }

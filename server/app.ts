@@ -10,6 +10,8 @@ import { schema } from '../schema/index.ts';
 import { maskError, toGraphQLError, asParleyError } from '../schema/errors.ts';
 import { restFacade, type Executor } from '../rest-facade/app.ts';
 import { LocalEventBus, type EventBus } from '../resolvers/events/bus.ts';
+import { QueueRegistry } from '../resolvers/events/registry.ts';
+import { restoreQueues, saveQueues } from '../resolvers/events/persistence.ts';
 import { createContext, type RequestFacts, type Services } from './context.ts';
 import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
@@ -19,6 +21,7 @@ export interface ParleyServer {
   config: Config;
   database: Database;
   events: EventBus;
+  queues: QueueRegistry;
   httpServer: http.Server;
   /** Starts listening; resolves with the bound port. */
   listen(port?: number, host?: string): Promise<number>;
@@ -30,8 +33,20 @@ type InitialContext = YogaInitialContext & { facts?: RequestFacts };
 export async function createParleyServer(config: Config, log: (line: string) => void = console.log): Promise<ParleyServer> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, log });
   const events: EventBus = new LocalEventBus();
-  const services: Services = { db: database.prisma, config, events };
+  // The empty topic's display name per realm, for queues of clients that cannot show "".
+  const emptyTopicNames = new Map<number, string>();
+  for (const realm of await database.prisma.realm.findMany({ select: { id: true, emptyTopicDisplayName: true } })) {
+    emptyTopicNames.set(realm.id, realm.emptyTopicDisplayName);
+  }
+  const queues = new QueueRegistry(events, {
+    heartbeatMs: config.heartbeatSecs * 1000,
+    gcIntervalMs: 30_000,
+    emptyTopicDisplayName: (realmId) => emptyTopicNames.get(realmId) ?? 'general chat',
+  });
+  const services: Services = { db: database.prisma, config, events, queues };
   await ensureFirstRealm(services, log);
+  const restored = await restoreQueues(database.prisma, queues);
+  if (restored) log(`restored ${restored} event queues`);
 
   const buildContext = async (facts: RequestFacts): Promise<Context> => {
     try {
@@ -60,6 +75,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
         host: initial.request.headers.get('host'),
         authorization: initial.request.headers.get('authorization'),
         userAgent: initial.request.headers.get('user-agent'),
+        signal: initial.request.signal,
       }),
   });
 
@@ -123,13 +139,32 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   const httpServer = http.createServer({ maxHeaderSize: 256 * 1024 }, app.callback());
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   // graphql-ws shares yoga's envelop pipeline, so subscriptions see the same context and rules.
+  // Each WebSocket operation gets an abort signal, so a completed or dropped subscription stops
+  // waiting on its queue at once.
+  const wsAborts = new WeakMap<object, Map<string, AbortController>>();
+  const abortsOf = (socketCtx: object) => {
+    let map = wsAborts.get(socketCtx);
+    if (!map) wsAborts.set(socketCtx, (map = new Map()));
+    return map;
+  };
   const wsCleanup = useServer(
     {
+      onComplete: (ctx, id) => {
+        abortsOf(ctx).get(id)?.abort();
+        abortsOf(ctx).delete(id);
+      },
+      onClose: (ctx) => {
+        for (const controller of abortsOf(ctx).values()) controller.abort();
+        wsAborts.delete(ctx);
+      },
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
         const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+        const controller = new AbortController();
+        abortsOf(ctx).set(_id, controller);
         const facts: RequestFacts = {
+          signal: controller.signal,
           host: ctx.extra.request.headers.host,
           authorization: (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null,
           userAgent: ctx.extra.request.headers['user-agent'],
@@ -155,12 +190,16 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     config,
     database,
     events,
+    queues,
     httpServer,
     listen: (port = config.port, host = '0.0.0.0') =>
       new Promise((resolve) => {
         httpServer.listen(port, host, () => resolve((httpServer.address() as { port: number }).port));
       }),
     close: async () => {
+      // Answer waiting long-polls first, then save the queues so clients resume after a restart.
+      queues.close();
+      await saveQueues(database.prisma, queues).catch((error) => log(`could not save event queues: ${error}`));
       await wsCleanup.dispose();
       wsServer.close();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));

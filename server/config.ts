@@ -17,6 +17,8 @@ export interface Config {
   webPublicStreamsEnabled: boolean;
   pushNotificationsEnabled: boolean;
   logRequests: boolean;
+  /** Seconds a long-poll waits before answering with a heartbeat (Zulip: about 50). */
+  heartbeatSecs: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -36,5 +38,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     webPublicStreamsEnabled: env.PARLEY_WEB_PUBLIC_STREAMS !== '0',
     pushNotificationsEnabled: false,
     logRequests: env.PARLEY_LOG_REQUESTS === '1',
+    heartbeatSecs: Number(env.PARLEY_HEARTBEAT_SECS ?? 50),
   };
 }

@@ -3,6 +3,7 @@ import type { Context } from '../schema/context.ts';
 import type { Db } from '../prisma/database.ts';
 import type { Config } from './config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
+import type { QueueRegistry } from '../resolvers/events/registry.ts';
 import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost } from '../resolvers/auth/authenticate.ts';
 import { InvalidApiKeyError } from '../resolvers/errors.ts';
 
@@ -10,12 +11,14 @@ export interface Services {
   db: Db;
   config: Config;
   events: EventBus;
+  queues: QueueRegistry;
 }
 
 export interface RequestFacts {
   host?: string | null;
   authorization?: string | null;
   userAgent?: string | null;
+  signal?: AbortSignal;
 }
 
 export async function createContext(services: Services, facts: RequestFacts): Promise<Context> {
@@ -26,5 +29,5 @@ export async function createContext(services: Services, facts: RequestFacts): Pr
     if (!credentials) throw new InvalidApiKeyError();
     user = await authenticate(services.db, realm, credentials);
   }
-  return { ...services, realm, user, clientName: clientNameFromUserAgent(facts.userAgent) };
+  return { ...services, realm, user, clientName: clientNameFromUserAgent(facts.userAgent), signal: facts.signal };
 }

@@ -3,6 +3,7 @@ import { builder } from '../../schema/builder.ts';
 import { AuthenticationFailedError, NotFoundError, RealmDeactivatedError, UserDeactivatedError } from '../errors.ts';
 import { checkPassword } from './credentials.ts';
 import type { Context } from '../../schema/context.ts';
+import { exactInsensitive } from '../text.ts';
 
 interface ApiKeyShape { apiKey: string; email: string; userId: number }
 
@@ -20,7 +21,7 @@ async function findLoginUser(ctx: Context, username: string) {
     where: {
       realmId: ctx.realm.id,
       isBot: false,
-      OR: [{ deliveryEmail: { equals: username, mode: 'insensitive' } }, { email: { equals: username, mode: 'insensitive' } }],
+      OR: [{ deliveryEmail: exactInsensitive(username) }, { email: exactInsensitive(username) }],
     },
   });
 }

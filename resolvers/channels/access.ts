@@ -5,6 +5,7 @@ import type { Channel, Prisma, User } from '../../prisma/generated/client/client
 import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
+import { exactInsensitive } from '../text.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -52,7 +53,7 @@ export async function accessChannelById(db: Reader, user: User, channelId: numbe
 }
 
 export async function findChannelByName(db: Reader, realmId: number, name: string): Promise<Channel | null> {
-  return db.channel.findFirst({ where: { realmId, name: { equals: name.trim(), mode: 'insensitive' } } });
+  return db.channel.findFirst({ where: { realmId, name: exactInsensitive(name.trim()) } });
 }
 
 export async function accessChannelByName(db: Reader, user: User, name: string): Promise<Channel> {

@@ -28,13 +28,16 @@ export interface QueueSnapshot {
   lastAccess: number;
 }
 
-type Waiter = (events: QueuedEvent[]) => void;
+interface Waiter {
+  afterId: number;
+  wake: (events: QueuedEvent[]) => void;
+}
 
 export class EventQueue {
   events: QueuedEvent[] = [];
   nextEventId = 0;
   lastAccess = Date.now();
-  private waiter: Waiter | null = null;
+  private waiters = new Set<Waiter>();
 
   constructor(
     readonly id: string,
@@ -62,11 +65,7 @@ export class EventQueue {
   push(event: ParleyEvent): QueuedEvent {
     const queued = { ...event, id: this.nextEventId++ } as QueuedEvent;
     this.events.push(queued);
-    if (this.waiter) {
-      const wake = this.waiter;
-      this.waiter = null;
-      wake(this.events.slice());
-    }
+    for (const waiter of [...this.waiters]) waiter.wake(this.eventsAfter(waiter.afterId));
     return queued;
   }
 
@@ -81,38 +80,43 @@ export class EventQueue {
     this.lastAccess = Date.now();
   }
 
+  /** A queue someone is waiting on is in use, however long ago it was polled. */
   isIdle(now: number): boolean {
-    return !this.waiter && now - this.lastAccess > this.options.idleTimeoutSecs * 1000;
+    return this.waiters.size === 0 && now - this.lastAccess > this.options.idleTimeoutSecs * 1000;
+  }
+
+  eventsAfter(afterId: number): QueuedEvent[] {
+    return this.events.filter((e) => e.id > afterId);
   }
 
   /**
-   * Resolves with pending events at once, or waits for the next one, or for `timeoutMs` (then with
-   * none). A newer poll replaces an older one, which is answered empty (Zulip does the same).
+   * Resolves with the events newer than `afterId` at once, or waits for the next one, or for
+   * `timeoutMs` (then with none). Waiting does not acknowledge anything: a GraphQL subscription
+   * streams events without dropping them, so a client that reconnects loses nothing unacknowledged.
    */
-  wait(timeoutMs: number, signal?: AbortSignal): Promise<QueuedEvent[]> {
-    if (this.events.length) return Promise.resolve(this.events.slice());
-    if (this.waiter) this.waiter([]);
+  wait(timeoutMs: number, afterId = -1, signal?: AbortSignal): Promise<QueuedEvent[]> {
+    const pending = this.eventsAfter(afterId);
+    if (pending.length || signal?.aborted) return Promise.resolve(pending);
     return new Promise((resolve) => {
-      const finish = (events: QueuedEvent[]) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        if (this.waiter === finish) this.waiter = null;
-        this.touch();
-        resolve(events);
+      const waiter: Waiter = {
+        afterId,
+        wake: (events) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          this.waiters.delete(waiter);
+          this.touch();
+          resolve(events);
+        },
       };
-      const onAbort = () => finish([]);
-      const timer = setTimeout(() => finish([]), timeoutMs);
+      const onAbort = () => waiter.wake([]);
+      const timer = setTimeout(() => waiter.wake([]), timeoutMs);
       signal?.addEventListener('abort', onAbort);
-      this.waiter = finish;
+      this.waiters.add(waiter);
     });
   }
 
-  /** Answers a waiting poll (with nothing) so the queue can be closed. */
+  /** Answers every waiting poll (with nothing), so the queue can be closed. */
   release(): void {
-    if (this.waiter) {
-      const wake = this.waiter;
-      this.waiter = null;
-      wake([]);
-    }
+    for (const waiter of [...this.waiters]) waiter.wake([]);
   }
 }

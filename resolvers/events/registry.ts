@@ -74,9 +74,30 @@ export class QueueRegistry {
     queue.touch();
     if (lastEventId != null) queue.acknowledge(lastEventId);
     if (queue.events.length || dontBlock) return queue.events.slice();
-    const events = await queue.wait(this.options.heartbeatMs, signal);
+    const events = await queue.wait(this.options.heartbeatMs, -1, signal);
     if (events.length || signal?.aborted || !this.queues.has(queue.id)) return events;
     return [queue.push({ type: 'heartbeat' })];
+  }
+
+  /**
+   * Streams the queue's events after `afterId` without acknowledging them (GraphQL subscriptions):
+   * they stay queued until the client acknowledges them or the queue is collected.
+   */
+  async *stream(queue: EventQueue, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent> {
+    let cursor = afterId;
+    queue.acknowledge(afterId);
+    while (!signal.aborted && this.queues.has(queue.id)) {
+      const events = await queue.wait(this.options.heartbeatMs, cursor, signal);
+      if (!events.length && !signal.aborted && this.queues.has(queue.id)) {
+        yield queue.push({ type: 'heartbeat' });
+        cursor = queue.lastEventId;
+        continue;
+      }
+      for (const event of events) {
+        cursor = event.id;
+        yield event;
+      }
+    }
   }
 
   delete(queue: EventQueue): void {

@@ -91,6 +91,10 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       if (!('subject' in event) && !('orig_subject' in event)) return [event];
       return [{ ...event, ...(('subject' in event) ? { subject: emptyTopic(event.subject, shape) } : {}), ...(('orig_subject' in event) ? { orig_subject: emptyTopic(event.orig_subject, shape) } : {}) }];
     }
+    case 'typing':
+      // Channel typing reaches only clients that declared they can show it.
+      if (event.message_type === 'stream' && !options.capabilities.stream_typing_notifications) return [];
+      return [{ ...event, ...(event.message_type === 'stream' ? { topic: emptyTopic(event.topic, shape) } : {}) }];
     case 'realm_linkifiers':
       return options.capabilities.linkifier_url_template ? [event] : [];
     default:

@@ -6,7 +6,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, StreamDoesNotExistError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { hasContentAccess } from '../channels/access.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds, exactInsensitive } from '../text.ts';
 import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { normalizeContent } from './send.ts';
@@ -102,7 +102,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
       const siblings = await tx.message.findMany({
         where: {
           channelId: channel!.id,
-          topic: { equals: message.topic, mode: 'insensitive' },
+          topic: exactInsensitive(message.topic),
           ...(propagateMode === 'change_later' ? { id: { gte: messageId } } : {}),
         },
         select: { id: true },

@@ -7,6 +7,7 @@ import { Prisma, type Realm, type User } from '../../prisma/generated/client/cli
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
 import { findChannelByName, hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
+import { exactInsensitive } from '../text.ts';
 
 export interface NarrowTerm {
   operator: string;
@@ -71,7 +72,7 @@ async function resolveUser(db: Db, realm: Realm, viewer: User, ref: number | str
   if (ref === 'me') return viewer.id;
   const user = typeof ref === 'number'
     ? await db.user.findFirst({ where: { id: ref, realmId: realm.id }, select: { id: true } })
-    : await db.user.findFirst({ where: { realmId: realm.id, email: { equals: ref, mode: 'insensitive' } }, select: { id: true } });
+    : await db.user.findFirst({ where: { realmId: realm.id, email: exactInsensitive(ref) }, select: { id: true } });
   if (!user) throw new BadNarrowError(`unknown user in '${operator}'`);
   return user.id;
 }

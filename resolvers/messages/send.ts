@@ -6,7 +6,7 @@ import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { findChannelByName, hasContentAccess, isSubscribed } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
-import { codePointLength, truncateCodePoints } from '../text.ts';
+import { codePointLength, truncateCodePoints, exactInsensitive } from '../text.ts';
 import { renderForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { presentMessages } from './present.ts';
@@ -84,7 +84,7 @@ async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown): 
     const user = typeof ref === 'number'
       ? await ctx.db.user.findFirst({ where: { id: ref, realmId: ctx.realm.id } })
       : typeof ref === 'string'
-        ? await ctx.db.user.findFirst({ where: { realmId: ctx.realm.id, email: { equals: ref, mode: 'insensitive' } } })
+        ? await ctx.db.user.findFirst({ where: { realmId: ctx.realm.id, email: exactInsensitive(ref) } })
         : null;
     if (!user) {
       throw new BadRequestError(typeof ref === 'number' ? `Invalid user ID ${ref}` : `Invalid email '${String(ref)}'`);
@@ -148,7 +148,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput):
   }
   const topicParticipants = recipient.kind === 'channel' && rendered.wildcardMention === 'topic'
     ? new Set((await ctx.db.message.findMany({
-        where: { channelId: recipient.channel.id, topic: { equals: recipient.topic, mode: 'insensitive' } },
+        where: { channelId: recipient.channel.id, topic: exactInsensitive(recipient.topic) },
         select: { senderId: true }, distinct: ['senderId'],
       })).map((m) => m.senderId))
     : new Set<number>();

@@ -5,7 +5,7 @@ import { BadRequestError } from '../errors.ts';
 import { generateApiKey, generatePassword, hashPassword } from '../auth/credentials.ts';
 import { syncRoleGroups } from '../groups/system.ts';
 import { ROLES, ROLE_MEMBER } from './roles.ts';
-import { codePointLength } from '../text.ts';
+import { codePointLength, exactInsensitive } from '../text.ts';
 
 // Deliberately loose: Zulip accepts anything Django's EmailValidator does; this catches typos.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$|^[^\s@]+@[^\s@.]+\.local$/i;
@@ -43,7 +43,7 @@ export async function createUserInTx(tx: Prisma.TransactionClient, realmId: numb
   const fullName = validateFullName(input.fullName);
   const role = input.role ?? ROLE_MEMBER;
   if (!(ROLES as readonly number[]).includes(role)) throw new BadRequestError('Invalid role');
-  const existing = await tx.user.findFirst({ where: { realmId, email: { equals: email, mode: 'insensitive' } } });
+  const existing = await tx.user.findFirst({ where: { realmId, email: exactInsensitive(email) } });
   if (existing) throw new BadRequestError(`Email '${email}' already in use`);
   const user = await tx.user.create({
     data: {

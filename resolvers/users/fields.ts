@@ -5,6 +5,7 @@ import { requireUser } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError } from '../errors.ts';
 import { createUser } from './create.ts';
 import { isAdmin } from './roles.ts';
+import { exactInsensitive } from '../text.ts';
 
 builder.queryFields((t) => ({
   me: t.prismaField({
@@ -36,7 +37,7 @@ builder.queryFields((t) => ({
         ...query,
         where: {
           realmId: ctx.realm.id,
-          OR: [{ email: { equals: args.email, mode: 'insensitive' } }, { deliveryEmail: { equals: args.email, mode: 'insensitive' } }],
+          OR: [{ email: exactInsensitive(args.email) }, { deliveryEmail: exactInsensitive(args.email) }],
         },
       });
       if (!found) throw new BadRequestError('No such user');

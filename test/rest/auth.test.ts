@@ -46,6 +46,11 @@ describe('POST /fetch_api_key', () => {
     expect(res.body.code).toBe('AUTHENTICATION_FAILED');
   });
 
+  it('does not treat the email as a pattern', async () => {
+    const res = await t.client().post('/fetch_api_key', { username: 'owner%', password: ADMIN_PASSWORD });
+    expect(res.status).toBe(401);
+  });
+
   it('names a missing parameter', async () => {
     const res = await t.client().post('/fetch_api_key', { username: ADMIN_EMAIL });
     expect(res.status).toBe(400);

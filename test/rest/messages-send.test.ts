@@ -94,6 +94,15 @@ describe('POST /messages to a channel', () => {
     expect(badType.body.msg).toBe('Invalid message type');
   });
 
+  it('matches channel names and emails exactly, not as LIKE patterns', async () => {
+    const pattern = await t.client(alice).post('/messages', { type: 'stream', to: 'gen%', topic: 't', content: 'x' });
+    expect(pattern.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream: 'gen%' });
+    const underscore = await t.client(alice).post('/messages', { type: 'stream', to: 'gener_l', topic: 't', content: 'x' });
+    expect(underscore.body.code).toBe('STREAM_DOES_NOT_EXIST');
+    const email = await t.client(alice).post('/messages', { type: 'direct', to: ['b%'], content: 'x' });
+    expect(email.body.msg).toBe("Invalid email 'b%'");
+  });
+
   it('refuses malformed JSON in `to`', async () => {
     const res = await t.client(alice).post('/messages', { type: 'private', to: '[1,', content: 'x' });
     expect(res.status).toBe(400);

@@ -1,0 +1,20 @@
+import { builder } from '../../schema/builder.ts';
+import { requireUser } from '../../schema/context.ts';
+import { notifyTyping } from './notify.ts';
+
+builder.mutationFields((t) => ({
+  setTypingStatus: t.boolean({
+    description: 'Tells the other participants that the viewer started or stopped composing (Zulip\'s POST /typing). The server keeps no typing state.',
+    args: {
+      type: t.arg.string({ description: '`direct` (default), `stream` or `channel`.' }),
+      op: t.arg.string({ required: true, description: '`start` or `stop`.' }),
+      to: t.arg.intList({ description: 'Recipient user IDs, for direct messages.' }),
+      streamId: t.arg.int({ description: 'The channel, for channel messages.' }),
+      topic: t.arg.string({ description: 'The topic, for channel messages; "(no topic)" means the empty topic.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await notifyTyping(ctx, requireUser(ctx), args);
+      return true;
+    },
+  }),
+}));

@@ -1,0 +1,46 @@
+// POST /typing: the server keeps no typing state; it only tells the other participants.
+import type { Context } from '../../schema/context.ts';
+import type { User } from '../../prisma/generated/client/client.ts';
+import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
+import { hasContentAccess } from '../channels/access.ts';
+import { normalizeTopic } from '../messages/topics.ts';
+
+export interface TypingInput {
+  type?: string | null;
+  op: string;
+  to?: number[] | null;
+  streamId?: number | null;
+  topic?: string | null;
+}
+
+export async function notifyTyping(ctx: Context, sender: User, input: TypingInput): Promise<void> {
+  if (input.op !== 'start' && input.op !== 'stop') throw new BadRequestError('Invalid op');
+  const type = input.type ?? 'direct';
+  const senderInfo = { user_id: sender.id, email: sender.email };
+  if (type === 'direct' || type === 'private') {
+    const ids = [...new Set(input.to ?? [])];
+    if (!ids.length) throw new BadRequestError('Missing parameter: \'to\' (recipient)');
+    const users = await ctx.db.user.findMany({ where: { id: { in: ids }, realmId: ctx.realm.id, isActive: true }, select: { id: true, email: true } });
+    if (users.length !== ids.length) throw new BadRequestError('Invalid user ID');
+    const recipients = [...users, ...(ids.includes(sender.id) ? [] : [{ id: sender.id, email: sender.email }])]
+      .sort((a, b) => a.id - b.id)
+      .map((u) => ({ user_id: u.id, email: u.email }));
+    const audience = recipients.map((r) => r.user_id).filter((id) => id !== sender.id);
+    ctx.events.publish(ctx.realm.id, audience, { type: 'typing', op: input.op, message_type: 'direct', sender: senderInfo, recipients });
+    return;
+  }
+  if (type !== 'stream' && type !== 'channel') throw new BadRequestError('Invalid type');
+  if (input.streamId == null) throw new BadRequestError('Missing stream_id');
+  if (input.topic == null) throw new BadRequestError('Missing topic');
+  const channel = await ctx.db.channel.findFirst({ where: { id: input.streamId, realmId: ctx.realm.id } });
+  if (!channel || !(await hasContentAccess(ctx.db, sender, channel))) throw StreamDoesNotExistError.byId(input.streamId);
+  // "(no topic)" and the empty topic's display name both mean the empty topic on this endpoint.
+  const topic = input.topic.trim() === '(no topic)' ? '' : normalizeTopic(input.topic, ctx.realm);
+  const subscribers = await ctx.db.subscription.findMany({
+    where: { channelId: channel.id, active: true, isUserActive: true, userId: { not: sender.id } },
+    select: { userId: true },
+  });
+  ctx.events.publish(ctx.realm.id, subscribers.map((s) => s.userId), {
+    type: 'typing', op: input.op, message_type: 'stream', sender: senderInfo, stream_id: channel.id, topic,
+  });
+}
