@@ -4,7 +4,7 @@ import type { Db } from '../prisma/database.ts';
 import type { Config } from './config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
 import type { QueueRegistry } from '../resolvers/events/registry.ts';
-import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost } from '../resolvers/auth/authenticate.ts';
+import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
 import { InvalidApiKeyError } from '../resolvers/errors.ts';
 
 export interface Services {
@@ -22,12 +22,14 @@ export interface RequestFacts {
 }
 
 export async function createContext(services: Services, facts: RequestFacts): Promise<Context> {
-  const realm = await realmForHost(services.db, facts.host ?? undefined, services.config);
+  let realm;
   let user = null;
   if (facts.authorization) {
     const credentials = parseBasicAuth(facts.authorization);
     if (!credentials) throw new InvalidApiKeyError();
-    user = await authenticate(services.db, realm, credentials);
+    ({ realm, user } = await authenticate(services.db, subdomainForHost(facts.host ?? undefined, services.config), credentials));
+  } else {
+    realm = await realmForHost(services.db, facts.host ?? undefined, services.config);
   }
   return { ...services, realm, user, clientName: clientNameFromUserAgent(facts.userAgent), signal: facts.signal };
 }

@@ -44,16 +44,18 @@ export function parseBasicAuth(header: string | null | undefined): BasicCredenti
 }
 
 /**
- * The user the credentials name, in the realm the host names. One indexed lookup by API key;
- * the email must match too, so a leaked key alone is not enough.
+ * The user the credentials name, and their realm, which must be the one the host names. One indexed
+ * lookup by API key (with the realm joined); the email must match too, so a leaked key alone is not
+ * enough.
  */
-export async function authenticate(db: Db, realm: Realm, credentials: BasicCredentials): Promise<User> {
-  const user = await db.user.findUnique({ where: { apiKey: credentials.apiKey } });
-  if (!user || user.email.toLowerCase() !== credentials.email.toLowerCase()) throw new InvalidApiKeyError();
-  if (user.realmId !== realm.id) throw new BadRequestError('Account is not associated with this subdomain');
+export async function authenticate(db: Db, subdomain: string, credentials: BasicCredentials): Promise<{ user: User; realm: Realm }> {
+  const found = await db.user.findUnique({ where: { apiKey: credentials.apiKey }, include: { realm: true } });
+  if (!found || found.email.toLowerCase() !== credentials.email.toLowerCase()) throw new InvalidApiKeyError();
+  const { realm, ...user } = found;
+  if (realm.stringId !== subdomain) throw new BadRequestError('Account is not associated with this subdomain');
   if (realm.deactivated) throw new RealmDeactivatedError();
   if (!user.isActive) throw new UserDeactivatedError();
-  return user;
+  return { user, realm };
 }
 
 /** Zulip reports the sending client from the User-Agent's product name (e.g. "ZulipMobile"). */

@@ -22,8 +22,8 @@ export async function hasContentAccess(db: Reader, user: User, channel: Channel,
   if (!channel.inviteOnly && !isGuest(user)) return true;
   // Members of these groups could subscribe themselves, so they may read too (feature levels 349, 357).
   if (channel.inviteOnly) {
-    if (await isUserInGroup(db, user.id, channel.canAddSubscribersGroupId)) return true;
-    if (await isUserInGroup(db, user.id, channel.canSubscribeGroupId)) return true;
+    if (await isUserInGroup(db, user, channel.canAddSubscribersGroupId)) return true;
+    if (await isUserInGroup(db, user, channel.canSubscribeGroupId)) return true;
   }
   return false;
 }
@@ -33,7 +33,7 @@ export async function hasMetadataAccess(db: Reader, user: User, channel: Channel
   if (channel.realmId !== user.realmId) return false;
   if (await hasContentAccess(db, user, channel, subscribed)) return true;
   if (isAdmin(user)) return true;
-  return isUserInGroup(db, user.id, channel.canAdministerChannelGroupId);
+  return isUserInGroup(db, user, channel.canAdministerChannelGroupId);
 }
 
 /** May read the full history, or only messages the user received? */

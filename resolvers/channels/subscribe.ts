@@ -37,7 +37,7 @@ async function createChannel(
   const realm = ctx.realm;
   const inviteOnly = input.inviteOnly ?? false;
   const groupId = inviteOnly ? realm.canCreatePrivateChannelGroupId : realm.canCreatePublicChannelGroupId;
-  if (!(await isUserInGroup(tx, actor.id, groupId))) throw new PermissionDeniedError('Insufficient permission');
+  if (!(await isUserInGroup(tx, actor, groupId))) throw new PermissionDeniedError('Insufficient permission');
   if (codePointLength(description) > MAX_CHANNEL_DESCRIPTION_LENGTH) {
     throw new BadRequestError(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
   }
@@ -66,14 +66,14 @@ async function canSubscribe(tx: Prisma.TransactionClient, ctx: Context, actor: U
   if (actor.id === target.id) {
     if (!channel.inviteOnly && !isGuest(actor)) return true;
     if (await isSubscribed(tx, actor.id, channel.id)) return true;
-    return (await isUserInGroup(tx, actor.id, channel.canSubscribeGroupId))
-      || (await isUserInGroup(tx, actor.id, channel.canAddSubscribersGroupId));
+    return (await isUserInGroup(tx, actor, channel.canSubscribeGroupId))
+      || (await isUserInGroup(tx, actor, channel.canAddSubscribersGroupId));
   }
   // Adding someone else: the channel's own group, or for public channels the realm's setting too.
-  if (await isUserInGroup(tx, actor.id, channel.canAddSubscribersGroupId)) return true;
+  if (await isUserInGroup(tx, actor, channel.canAddSubscribersGroupId)) return true;
   if (!(await hasContentAccess(tx, actor, channel))) return isAdmin(actor) && !channel.inviteOnly;
   if (channel.inviteOnly && !(await isSubscribed(tx, actor.id, channel.id)) && !isAdmin(actor)) return false;
-  return isAdmin(actor) || (await isUserInGroup(tx, actor.id, ctx.realm.canAddSubscribersGroupId));
+  return isAdmin(actor) || (await isUserInGroup(tx, actor, ctx.realm.canAddSubscribersGroupId));
 }
 
 export async function subscribe(ctx: Context, actor: User, input: SubscribeInput): Promise<{ result: SubscribeResultShape; created: Channel[]; added: { userId: number; channelId: number }[] }> {

@@ -21,8 +21,53 @@ export async function groupClosure(db: Reader, groupId: number): Promise<number[
   return rows.map((r) => r.id);
 }
 
-export async function isUserInGroup(db: Reader, userId: number, groupId: number | null | undefined): Promise<boolean> {
+// Whether a group is a system group, and which: a group's kind never changes, so this is
+// remembered for the life of the process.
+const systemGroupNameById = new Map<number, string | null>();
+
+async function systemGroupName(db: Reader, groupId: number): Promise<string | null> {
+  let name = systemGroupNameById.get(groupId);
+  if (name === undefined) {
+    const group = await db.userGroup.findUnique({ where: { id: groupId }, select: { name: true, isSystemGroup: true } });
+    name = group?.isSystemGroup ? group.name : null;
+    if (systemGroupNameById.size > 100_000) systemGroupNameById.clear();
+    systemGroupNameById.set(groupId, name);
+  }
+  return name;
+}
+
+/** System groups follow roles exactly (see groups/system.ts), so membership is a role comparison. */
+function roleHoldsSystemGroup(role: number, name: string): boolean {
+  switch (name) {
+    case 'role:internet':
+    case 'role:everyone': return true;
+    case 'role:members':
+    case 'role:fullmembers': return role <= 400;
+    case 'role:moderators': return role <= 300;
+    case 'role:administrators': return role <= 200;
+    case 'role:owners': return role <= 100;
+    default: return false;
+  }
+}
+
+export interface Member {
+  id: number;
+  role: number;
+  isActive: boolean;
+}
+
+/**
+ * Does the user hold the permission this group grants? Pass the user row (not just an ID) to let
+ * system groups, the common case, be answered from the role without a recursive query.
+ */
+export async function isUserInGroup(db: Reader, user: number | Member, groupId: number | null | undefined): Promise<boolean> {
   if (groupId == null) return false;
+  if (typeof user === 'object') {
+    if (!user.isActive) return false;
+    const name = await systemGroupName(db, groupId);
+    if (name) return roleHoldsSystemGroup(user.role, name);
+  }
+  const userId = typeof user === 'number' ? user : user.id;
   const rows = await db.$queryRaw<{ found: number }[]>`
     ${closureOf(groupId)}
     SELECT 1 AS found FROM "UserGroupMember" m

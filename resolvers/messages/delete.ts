@@ -8,12 +8,12 @@ import { accessMessage, messageAudience } from './access.ts';
 export async function deleteMessage(ctx: Context, user: User, messageId: number): Promise<void> {
   const { message } = await accessMessage(ctx.db, user, messageId);
   const channel = message.channelId != null ? await ctx.db.channel.findUnique({ where: { id: message.channelId } }) : null;
-  const canDeleteAny = (await isUserInGroup(ctx.db, user.id, ctx.realm.canDeleteAnyMessageGroupId))
-    || (channel != null && (await isUserInGroup(ctx.db, user.id, channel.canDeleteAnyMessageGroupId)));
+  const canDeleteAny = (await isUserInGroup(ctx.db, user, ctx.realm.canDeleteAnyMessageGroupId))
+    || (channel != null && (await isUserInGroup(ctx.db, user, channel.canDeleteAnyMessageGroupId)));
   if (!canDeleteAny) {
     if (message.senderId !== user.id) throw new PermissionDeniedError("You don't have permission to delete this message");
-    const canDeleteOwn = (await isUserInGroup(ctx.db, user.id, ctx.realm.canDeleteOwnMessageGroupId))
-      || (channel != null && (await isUserInGroup(ctx.db, user.id, channel.canDeleteOwnMessageGroupId)));
+    const canDeleteOwn = (await isUserInGroup(ctx.db, user, ctx.realm.canDeleteOwnMessageGroupId))
+      || (channel != null && (await isUserInGroup(ctx.db, user, channel.canDeleteOwnMessageGroupId)));
     if (!canDeleteOwn) throw new PermissionDeniedError("You don't have permission to delete this message");
     const limit = ctx.realm.messageContentDeleteLimitSeconds;
     if (limit != null && Date.now() - message.dateSent.getTime() > limit * 1000) {

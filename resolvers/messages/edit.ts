@@ -31,16 +31,16 @@ async function checkCanMove(ctx: Context, user: User, message: Message, channel:
   const realm = ctx.realm;
   if (topicChanged) {
     const allowed = message.senderId === user.id
-      || (await isUserInGroup(ctx.db, user.id, realm.canMoveMessagesBetweenTopicsGroupId))
-      || (await isUserInGroup(ctx.db, user.id, channel.canMoveMessagesWithinChannelGroupId));
+      || (await isUserInGroup(ctx.db, user, realm.canMoveMessagesBetweenTopicsGroupId))
+      || (await isUserInGroup(ctx.db, user, channel.canMoveMessagesWithinChannelGroupId));
     if (!allowed) throw new PermissionDeniedError("You don't have permission to edit this message");
     if (!isModerator(user) && !withinLimit(message, realm.moveMessagesWithinStreamLimitSeconds)) {
       throw new BadRequestError('The time limit for editing this message\'s topic has passed.');
     }
   }
   if (targetChannelId != null) {
-    const allowed = (await isUserInGroup(ctx.db, user.id, realm.canMoveMessagesBetweenChannelsGroupId))
-      || (await isUserInGroup(ctx.db, user.id, channel.canMoveMessagesOutOfChannelGroupId));
+    const allowed = (await isUserInGroup(ctx.db, user, realm.canMoveMessagesBetweenChannelsGroupId))
+      || (await isUserInGroup(ctx.db, user, channel.canMoveMessagesOutOfChannelGroupId));
     if (!allowed) throw new PermissionDeniedError("You don't have permission to move this message");
     if (!isModerator(user) && !withinLimit(message, realm.moveMessagesBetweenStreamsLimitSeconds)) {
       throw new BadRequestError('The time limit for editing this message\'s channel has passed.');

@@ -1,16 +1,16 @@
 // Sending a message: check the recipient and the sender's rights, render, then write the message and
 // every recipient's flags in one transaction; events go out after it commits.
-import type { Channel, Prisma, User } from '../../prisma/generated/client/client.ts';
+import { Prisma, type Channel, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { findChannelByName, hasContentAccess, isSubscribed } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
-import { codePointLength, truncateCodePoints, exactInsensitive } from '../text.ts';
+import { codePointLength, truncateCodePoints, exactInsensitive, toUnixSeconds } from '../text.ts';
 import { renderForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
-import { presentMessages } from './present.ts';
-import { FLAG_COLUMNS } from './flags.ts';
+import { DIRECT_RECIPIENT_ID_OFFSET, type MessageView } from './present.ts';
+import { avatarUrlFor } from '../users/present.ts';
 import { isAdmin } from '../users/roles.ts';
 
 export interface SendInput {
@@ -22,9 +22,15 @@ export interface SendInput {
   readBySender?: boolean | null;
 }
 
+export interface Participant {
+  id: number;
+  email: string;
+  fullName: string;
+}
+
 export type Recipient =
-  | { kind: 'channel'; channel: Channel; topic: string }
-  | { kind: 'direct'; userIds: number[] };
+  | { kind: 'channel'; channel: Channel; topic: string; subscriberIds: number[] }
+  | { kind: 'direct'; participants: Participant[] };
 
 /** Zulip truncates over-long content with a marker rather than refusing it. */
 export function normalizeContent(content: string): string {
@@ -43,31 +49,37 @@ async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, 
   let channel: Channel | null;
   if (typeof target === 'number') {
     channel = await ctx.db.channel.findFirst({ where: { id: target, realmId: ctx.realm.id } });
-    if (!channel || !(await hasContentAccess(ctx.db, sender, channel))) throw StreamDoesNotExistError.byId(target);
   } else if (typeof target === 'string' && target.trim()) {
     channel = await findChannelByName(ctx.db, ctx.realm.id, target);
     if (!channel) throw StreamDoesNotExistError.byName(target.trim());
   } else {
     throw new BadRequestError('Invalid channel name or ID');
   }
+  // The subscribers receive the message; the same list answers whether the sender is one of them.
+  const subscriberIds = channel
+    ? (await ctx.db.subscription.findMany({ where: { channelId: channel.id, active: true, isUserActive: true }, select: { userId: true } })).map((s) => s.userId)
+    : [];
+  const subscribed = subscriberIds.includes(sender.id);
+  if (typeof target === 'number' && (!channel || !(await hasContentAccess(ctx.db, sender, channel, subscribed)))) {
+    throw StreamDoesNotExistError.byId(target);
+  }
   if (topic == null) throw new BadRequestError('Missing topic');
   const normalized = normalizeTopic(topic, ctx.realm);
-  await checkCanPost(ctx, sender, channel);
-  checkTopicAllowed(normalized, channel, ctx.realm);
-  return { kind: 'channel', channel, topic: normalized };
+  await checkCanPost(ctx, sender, channel!, subscribed);
+  checkTopicAllowed(normalized, channel!, ctx.realm);
+  return { kind: 'channel', channel: channel!, topic: normalized, subscriberIds };
 }
 
-async function checkCanPost(ctx: Context, sender: User, channel: Channel): Promise<void> {
+async function checkCanPost(ctx: Context, sender: User, channel: Channel, subscribed: boolean): Promise<void> {
   const denied = new BadRequestError(`Not authorized to send to channel '${channel.name}'`);
   if (channel.isArchived) throw denied;
-  const subscribed = await isSubscribed(ctx.db, sender.id, channel.id);
   // A private channel: subscribers only (a bot may post where its owner could).
   if (channel.inviteOnly && !subscribed) {
     const owner = sender.isBot && sender.botOwnerId ? await ctx.db.user.findUnique({ where: { id: sender.botOwnerId } }) : null;
     if (!owner || !(await isSubscribed(ctx.db, owner.id, channel.id))) throw denied;
   }
   if (!channel.inviteOnly && sender.role === 600 && !subscribed) throw denied;
-  if (!(await isUserInGroup(ctx.db, sender.id, channel.canSendMessageGroupId)) && !(sender.isBot && sender.botType === 2)) {
+  if (!(await isUserInGroup(ctx.db, sender, channel.canSendMessageGroupId)) && !(sender.isBot && sender.botType === 2)) {
     throw new BadRequestError('You do not have permission to post in this channel.');
   }
 }
@@ -79,25 +91,27 @@ async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown): 
   else if (typeof to === 'string') refs = to.split(',').map((s) => s.trim()).filter(Boolean);
   else throw new BadRequestError('Invalid recipients');
   if (!refs.length) throw new BadRequestError('Message must have recipients');
-  const ids = new Set<number>([sender.id]);
+  const bad = refs.find((r) => typeof r !== 'number' && typeof r !== 'string');
+  if (bad !== undefined) throw new BadRequestError('Invalid recipients');
+  const ids = refs.filter((r): r is number => typeof r === 'number');
+  const emails = refs.filter((r): r is string => typeof r === 'string');
+  // One query for all recipients, however they were named.
+  const found = await ctx.db.user.findMany({
+    where: { realmId: ctx.realm.id, OR: [{ id: { in: ids } }, ...emails.map((email) => ({ email: exactInsensitive(email) }))] },
+    select: { id: true, email: true, fullName: true, isActive: true },
+  });
   for (const ref of refs) {
-    const user = typeof ref === 'number'
-      ? await ctx.db.user.findFirst({ where: { id: ref, realmId: ctx.realm.id } })
-      : typeof ref === 'string'
-        ? await ctx.db.user.findFirst({ where: { realmId: ctx.realm.id, email: exactInsensitive(ref) } })
-        : null;
-    if (!user) {
-      throw new BadRequestError(typeof ref === 'number' ? `Invalid user ID ${ref}` : `Invalid email '${String(ref)}'`);
-    }
+    const user = typeof ref === 'number' ? found.find((u) => u.id === ref) : found.find((u) => u.email.toLowerCase() === (ref as string).toLowerCase());
+    if (!user) throw new BadRequestError(typeof ref === 'number' ? `Invalid user ID ${ref}` : `Invalid email '${String(ref)}'`);
     if (!user.isActive) throw new BadRequestError(`'${user.email}' is no longer using Zulip.`);
-    ids.add(user.id);
   }
+  const participants = new Map<number, Participant>([[sender.id, { id: sender.id, email: sender.email, fullName: sender.fullName }]]);
+  for (const user of found) participants.set(user.id, { id: user.id, email: user.email, fullName: user.fullName });
   // Who may start direct conversations is a realm setting (a group); talking to oneself is always fine.
-  const others = [...ids].filter((id) => id !== sender.id);
-  if (others.length && !isAdmin(sender) && !(await isUserInGroup(ctx.db, sender.id, ctx.realm.directMessagePermissionGroupId))) {
+  if (participants.size > 1 && !isAdmin(sender) && !(await isUserInGroup(ctx.db, sender, ctx.realm.directMessagePermissionGroupId))) {
     throw new BadRequestError('You do not have permission to send direct messages in this organization.');
   }
-  return { kind: 'direct', userIds: [...ids].sort((a, b) => a - b) };
+  return { kind: 'direct', participants: [...participants.values()].sort((a, b) => a.id - b.id) };
 }
 
 export async function resolveRecipient(ctx: Context, sender: User, input: Pick<SendInput, 'type' | 'to' | 'topic'>): Promise<Recipient> {
@@ -113,21 +127,37 @@ export async function resolveRecipient(ctx: Context, sender: User, input: Pick<S
   }
 }
 
-type Tx = Prisma.TransactionClient;
-
-async function directConversationId(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
+/** The conversation of exactly these participants, created on first use (concurrent-safe). */
+async function directConversationId(ctx: Context, userIds: number[]): Promise<number> {
   const participantKey = userIds.join(',');
-  const existing = await tx.directConversation.findUnique({ where: { realmId_participantKey: { realmId, participantKey } } });
+  const key = { realmId_participantKey: { realmId: ctx.realm.id, participantKey } };
+  const existing = await ctx.db.directConversation.findUnique({ where: key, select: { id: true } });
   if (existing) return existing.id;
-  const created = await tx.directConversation.create({
-    data: { realmId, participantKey, members: { createMany: { data: userIds.map((userId) => ({ userId })) } } },
-  });
-  return created.id;
+  try {
+    const created = await ctx.db.directConversation.create({
+      data: { realmId: ctx.realm.id, participantKey, members: { createMany: { data: userIds.map((userId) => ({ userId })) } } },
+      select: { id: true },
+    });
+    return created.id;
+  } catch (error) {
+    // Another request created it first.
+    if ((error as { code?: string }).code !== 'P2002') throw error;
+    return (await ctx.db.directConversation.findUniqueOrThrow({ where: key, select: { id: true } })).id;
+  }
 }
 
 export interface SentMessage {
   id: number;
   recipientUserIds: number[];
+}
+
+interface RecipientFlags {
+  userId: number;
+  read: boolean;
+  mentioned: boolean;
+  streamWildcardMentioned: boolean;
+  topicWildcardMentioned: boolean;
+  historical: boolean;
 }
 
 export async function sendMessage(ctx: Context, sender: User, input: SendInput): Promise<SentMessage> {
@@ -136,77 +166,97 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput):
   const rendered = await renderForRealm(ctx.db, ctx.realm.id, content);
 
   // Who receives it: subscribers of the channel, or the conversation's participants.
-  const recipientIds = recipient.kind === 'channel'
-    ? (await ctx.db.subscription.findMany({
-        where: { channelId: recipient.channel.id, active: true, isUserActive: true },
-        select: { userId: true },
-      })).map((s) => s.userId)
-    : recipient.userIds;
+  const recipientIds = recipient.kind === 'channel' ? recipient.subscriberIds : recipient.participants.map((p) => p.id);
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const groupId of rendered.mentionedGroupIds) {
     for (const userId of await activeUserIdsInGroup(ctx.db, groupId)) mentioned.add(userId);
   }
   const topicParticipants = recipient.kind === 'channel' && rendered.wildcardMention === 'topic'
-    ? new Set((await ctx.db.message.findMany({
-        where: { channelId: recipient.channel.id, topic: exactInsensitive(recipient.topic) },
-        select: { senderId: true }, distinct: ['senderId'],
-      })).map((m) => m.senderId))
+    ? new Set((await ctx.db.$queryRaw<{ senderId: number }[]>(Prisma.sql`
+        SELECT DISTINCT "senderId" FROM "Message" WHERE "channelId" = ${recipient.channel.id} AND lower(topic) = lower(${recipient.topic})`)).map((r) => r.senderId))
     : new Set<number>();
   const readBySender = input.readBySender ?? true;
+  const flags: RecipientFlags[] = [...new Set([...recipientIds, sender.id])].map((userId) => ({
+    userId,
+    read: userId === sender.id && readBySender,
+    mentioned: mentioned.has(userId) && userId !== sender.id,
+    streamWildcardMentioned: rendered.wildcardMention === 'stream' && userId !== sender.id,
+    topicWildcardMentioned: rendered.wildcardMention === 'topic' && topicParticipants.has(userId) && userId !== sender.id,
+    // The sender of a channel message they are not subscribed to keeps it as history.
+    historical: recipient.kind === 'channel' && userId === sender.id && !recipientIds.includes(userId),
+  }));
 
-  const message = await ctx.db.$transaction(async (tx) => {
-    const conversationId = recipient.kind === 'direct' ? await directConversationId(tx, ctx.realm.id, recipient.userIds) : null;
-    const created = await tx.message.create({
-      data: {
-        realmId: ctx.realm.id,
-        senderId: sender.id,
-        channelId: recipient.kind === 'channel' ? recipient.channel.id : null,
-        topic: recipient.kind === 'channel' ? recipient.topic : '',
-        directConversationId: conversationId,
-        content,
-        renderedContent: rendered.html,
-        sendingClient: ctx.clientName,
-        isMeMessage: rendered.isMeMessage,
-        hasLink: rendered.hasLink,
-        hasImage: rendered.hasImage,
-        hasAttachment: rendered.hasAttachment,
-      },
-      select: { id: true },
-    });
-    const rows = new Set(recipientIds);
-    rows.add(sender.id);
-    await tx.userMessage.createMany({
-      data: [...rows].map((userId) => ({
-        userId,
-        messageId: created.id,
-        read: userId === sender.id && readBySender,
-        mentioned: mentioned.has(userId) && userId !== sender.id,
-        streamWildcardMentioned: rendered.wildcardMention === 'stream' && userId !== sender.id,
-        topicWildcardMentioned: rendered.wildcardMention === 'topic' && topicParticipants.has(userId) && userId !== sender.id,
-        isPrivate: recipient.kind === 'direct',
-        // The sender of a channel message they are not subscribed to keeps it as history.
-        historical: recipient.kind === 'channel' && userId === sender.id && !recipientIds.includes(userId),
-      })),
-    });
-    if (recipient.kind === 'channel' && recipient.channel.firstMessageId == null) {
-      await tx.channel.updateMany({ where: { id: recipient.channel.id, firstMessageId: null }, data: { firstMessageId: created.id } });
-    }
-    return created;
-  });
+  const conversationId = recipient.kind === 'direct' ? await directConversationId(ctx, recipient.participants.map((p) => p.id)) : null;
+  const channelId = recipient.kind === 'channel' ? recipient.channel.id : null;
+  const topic = recipient.kind === 'channel' ? recipient.topic : '';
+  const dateSent = new Date();
+  // One statement writes the message, every recipient's flags and the channel's first message:
+  // atomic without an interactive transaction, and one round trip on the hottest path there is.
+  const [row] = await ctx.db.$queryRaw<{ id: number }[]>(Prisma.sql`
+    WITH m AS (
+      INSERT INTO "Message" ("realmId", "senderId", "channelId", "topic", "directConversationId", "content", "renderedContent",
+        "dateSent", "sendingClient", "isMeMessage", "hasLink", "hasImage", "hasAttachment")
+      VALUES (${ctx.realm.id}::int, ${sender.id}::int, ${channelId}::int, ${topic}, ${conversationId}::int, ${content}, ${rendered.html},
+        ${dateSent.toISOString()}::timestamp(3), ${ctx.clientName}, ${rendered.isMeMessage}::boolean, ${rendered.hasLink}::boolean,
+        ${rendered.hasImage}::boolean, ${rendered.hasAttachment}::boolean)
+      RETURNING id
+    ), recipients AS (
+      INSERT INTO "UserMessage" ("userId", "messageId", "read", "mentioned", "streamWildcardMentioned", "topicWildcardMentioned", "historical", "isPrivate")
+      SELECT r.user_id, m.id, r.read, r.mentioned, r.swm, r.twm, r.historical, ${recipient.kind === 'direct'}::boolean
+      FROM m, unnest(${flags.map((f) => f.userId)}::int[], ${flags.map((f) => f.read)}::bool[], ${flags.map((f) => f.mentioned)}::bool[],
+        ${flags.map((f) => f.streamWildcardMentioned)}::bool[], ${flags.map((f) => f.topicWildcardMentioned)}::bool[],
+        ${flags.map((f) => f.historical)}::bool[]) AS r(user_id, read, mentioned, swm, twm, historical)
+    ), first AS (
+      UPDATE "Channel" SET "firstMessageId" = (SELECT id FROM m) WHERE id = ${channelId}::int AND "firstMessageId" IS NULL
+    )
+    SELECT id FROM m`);
+  const id = row!.id;
 
-  const deliverTo = [...new Set([...recipientIds, sender.id])];
-  await publishMessageEvent(ctx, message.id, deliverTo);
-  return { id: message.id, recipientUserIds: deliverTo };
-}
-
-/** The `message` event: each recipient's copy carries its own flags. */
-async function publishMessageEvent(ctx: Context, messageId: number, userIds: number[]): Promise<void> {
-  const [view] = await presentMessages(ctx.db, ctx.realm, null, [messageId], { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
-  if (!view) return;
-  const rows = await ctx.db.userMessage.findMany({ where: { messageId } });
+  const view: MessageView = {
+    id,
+    senderId: sender.id,
+    senderFullName: sender.fullName,
+    senderEmail: sender.email,
+    senderRealmStr: ctx.realm.stringId,
+    avatarUrl: avatarUrlFor(null, sender, false),
+    client: ctx.clientName,
+    content: rendered.html,
+    contentType: 'text/html',
+    rawContent: content,
+    renderedContent: rendered.html,
+    displayRecipient: recipient.kind === 'channel'
+      ? recipient.channel.name
+      : recipient.participants.map((p) => ({ id: p.id, email: p.email, full_name: p.fullName, is_mirror_dummy: false })),
+    editHistory: null,
+    isMeMessage: rendered.isMeMessage,
+    lastEditTimestamp: null,
+    lastMovedTimestamp: null,
+    reactions: [],
+    recipientId: channelId ?? DIRECT_RECIPIENT_ID_OFFSET + conversationId!,
+    streamId: channelId,
+    topic,
+    topicLinks: [],
+    submessages: [],
+    timestamp: toUnixSeconds(dateSent),
+    type: recipient.kind === 'channel' ? 'stream' : 'private',
+    flags: [],
+    matchContent: null,
+    matchSubject: null,
+  };
   const flagsByUser: Record<number, string[]> = {};
-  for (const row of rows) {
-    flagsByUser[row.userId] = Object.entries(FLAG_COLUMNS).filter(([, col]) => (row as any)[col]).map(([name]) => name);
+  for (const f of flags) {
+    flagsByUser[f.userId] = [
+      ...(f.read ? ['read'] : []), ...(f.mentioned ? ['mentioned'] : []),
+      ...(f.streamWildcardMentioned ? ['stream_wildcard_mentioned'] : []), ...(f.topicWildcardMentioned ? ['topic_wildcard_mentioned'] : []),
+      ...(f.streamWildcardMentioned || f.topicWildcardMentioned ? ['wildcard_mentioned'] : []),
+      ...(f.historical ? ['historical'] : []),
+    ];
   }
-  ctx.events.publish(ctx.realm.id, userIds, { type: 'message', message: view, flags_by_user: flagsByUser });
+  const deliverTo = flags.map((f) => f.userId);
+  // Built from what is already in memory: sending costs no second read of the message.
+  ctx.events.publish(ctx.realm.id, deliverTo, {
+    type: 'message', message: view, flags_by_user: flagsByUser,
+    public_channel: recipient.kind === 'channel' && !recipient.channel.inviteOnly,
+  });
+  return { id, recipientUserIds: deliverTo };
 }

@@ -1,0 +1,325 @@
+// Channels: `subscription` (subscriptions, unsubscribed, never_subscribed), `stream` (streams),
+// default channels and channel folders. All channels of the realm are read once; access, group
+// settings, traffic and subscribers are then computed for the whole set in a few batched queries.
+import type { Channel, Subscription } from '../../../prisma/generated/client/client.ts';
+import { isAdmin, isGuest } from '../../users/roles.ts';
+import { toUnixSeconds } from '../../text.ts';
+import {
+  CHANNEL_ASSIGNMENT_COLORS, PARTIAL_SUBSCRIBERS_ACTIVE_DAYS, PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE,
+} from './constants.ts';
+import type { GroupIndex } from './groups.ts';
+import { effectiveSettings } from './settings.ts';
+import type { InitialState, Json } from './state.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Zulip's deprecated stream_post_policy, from the system group allowed to post. */
+function streamPostPolicy(groups: GroupIndex, groupId: number | null): number {
+  switch (groups.systemName(groupId)) {
+    case 'role:administrators': return 2;
+    case 'role:fullmembers': return 3;
+    case 'role:moderators': return 4;
+    default: return 1;
+  }
+}
+
+/**
+ * Average messages a week over the last four weeks; null for channels younger than a week
+ * (the same rule as the GraphQL Channel.streamWeeklyTraffic field).
+ */
+function weeklyTraffic(channel: Channel, recentCount: number, now: number): number | null {
+  const age = now - channel.dateCreated.getTime();
+  if (age < 7 * DAY_MS) return null;
+  return Math.round(recentCount / Math.min(4, age / (7 * DAY_MS)));
+}
+
+/** The channel record (the fields of GET /streams, in the same order). */
+function channelRecord(channel: Channel, groups: GroupIndex, traffic: number | null): Json {
+  const postPolicy = streamPostPolicy(groups, channel.canSendMessageGroupId);
+  return {
+    stream_id: channel.id,
+    name: channel.name,
+    description: channel.description,
+    rendered_description: channel.renderedDescription,
+    date_created: toUnixSeconds(channel.dateCreated),
+    creator_id: channel.creatorId,
+    invite_only: channel.inviteOnly,
+    is_web_public: channel.isWebPublic,
+    history_public_to_subscribers: channel.historyPublicToSubscribers,
+    message_retention_days: channel.messageRetentionDays,
+    first_message_id: channel.firstMessageId,
+    folder_id: channel.folderId,
+    topics_policy: channel.topicsPolicy,
+    is_archived: channel.isArchived,
+    is_recently_active: channel.isRecentlyActive,
+    is_announcement_only: postPolicy === 2,
+    stream_post_policy: postPolicy,
+    stream_weekly_traffic: traffic,
+    can_add_subscribers_group: groups.settingValue(channel.canAddSubscribersGroupId),
+    can_remove_subscribers_group: groups.settingValue(channel.canRemoveSubscribersGroupId),
+    can_administer_channel_group: groups.settingValue(channel.canAdministerChannelGroupId),
+    can_delete_any_message_group: groups.settingValue(channel.canDeleteAnyMessageGroupId),
+    can_delete_own_message_group: groups.settingValue(channel.canDeleteOwnMessageGroupId),
+    can_move_messages_out_of_channel_group: groups.settingValue(channel.canMoveMessagesOutOfChannelGroupId),
+    can_move_messages_within_channel_group: groups.settingValue(channel.canMoveMessagesWithinChannelGroupId),
+    can_resolve_topics_group: groups.settingValue(channel.canResolveTopicsGroupId),
+    can_send_message_group: groups.settingValue(channel.canSendMessageGroupId),
+    can_subscribe_group: groups.settingValue(channel.canSubscribeGroupId),
+  };
+}
+
+/** The viewer's personal settings for a subscribed (or formerly subscribed) channel. */
+function subscriptionFields(sub: Pick<Subscription, 'color' | 'isMuted' | 'pinToTop' | 'desktopNotifications' | 'audibleNotifications' | 'pushNotifications' | 'emailNotifications' | 'wildcardMentionsNotify'>): Json {
+  return {
+    color: sub.color,
+    is_muted: sub.isMuted,
+    in_home_view: !sub.isMuted,
+    pin_to_top: sub.pinToTop,
+    desktop_notifications: sub.desktopNotifications,
+    audible_notifications: sub.audibleNotifications,
+    push_notifications: sub.pushNotifications,
+    email_notifications: sub.emailNotifications,
+    wildcard_mentions_notify: sub.wildcardMentionsNotify,
+  };
+}
+
+const byName = (a: Json, b: Json) => {
+  const x = a.name as string;
+  const y = b.name as string;
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** The realm's channels (archived ones only for clients with `archived_channels`), with shared lookups. */
+function channelData(s: InitialState) {
+  return s.memo('channels', async () => {
+    const withArchived = s.capability('archived_channels');
+    const since = new Date(Date.now() - 28 * DAY_MS);
+    const [channels, groups, traffic] = await Promise.all([
+      s.db.channel.findMany({ where: { realmId: s.realm.id, ...(withArchived ? {} : { isArchived: false }) }, orderBy: { id: 'asc' } }),
+      s.groups(),
+      s.db.message.groupBy({
+        by: ['channelId'],
+        where: { realmId: s.realm.id, channelId: { not: null }, dateSent: { gte: since } },
+        _count: { _all: true },
+      }),
+    ]);
+    const recent = new Map(traffic.map((t) => [t.channelId!, t._count._all]));
+    const now = Date.now();
+    const record = (c: Channel) => channelRecord(c, groups, weeklyTraffic(c, recent.get(c.id) ?? 0, now));
+    return { channels, groups, record };
+  });
+}
+
+/** Is web-public content served to spectators at all (server setting and realm setting)? */
+function spectatorsAllowed(s: InitialState): boolean {
+  return s.config.webPublicStreamsEnabled && s.realm.enableSpectatorAccess;
+}
+
+export async function channelsState(s: InitialState): Promise<Json> {
+  const state: Json = {};
+  const jobs: Promise<void>[] = [];
+  if (s.want('subscription')) jobs.push(s.user ? subscriptionState(s, state) : spectatorSubscriptions(s, state));
+  if (s.want('stream')) jobs.push(streamsState(s, state));
+  if (s.want('default_streams')) jobs.push(defaultStreamsState(s, state));
+  // Parley has no default channel groups.
+  if (s.want('default_stream_groups')) state.realm_default_stream_groups = [];
+  if (s.want('channel_folders')) jobs.push(channelFoldersState(s, state));
+  await Promise.all(jobs);
+  return state;
+}
+
+/** The viewer's access to each channel, decided in memory from their subscriptions and groups. */
+async function accessRules(s: InitialState) {
+  const viewer = s.user!;
+  const [subs, viewerGroups] = await Promise.all([s.viewerSubscriptions(), s.viewerGroupIds()]);
+  const guest = isGuest(viewer);
+  const admin = isAdmin(viewer);
+  const inGroup = (id: number | null) => id != null && viewerGroups.has(id);
+  // Permissions that grant metadata access without a subscription (feature levels 349, 357).
+  const viaGroups = (c: Channel) => inGroup(c.canAdministerChannelGroupId) || inGroup(c.canAddSubscribersGroupId) || inGroup(c.canSubscribeGroupId);
+  const subscribed = (c: Channel) => subs.get(c.id)?.active === true;
+  return {
+    subs, guest, admin, viaGroups, subscribed,
+    /** Metadata access: what GET /streams?include_all=true lists. */
+    metadata(c: Channel): boolean {
+      if (subscribed(c) || c.isWebPublic) return true;
+      if (!c.inviteOnly && !guest) return true;
+      return admin || viaGroups(c);
+    },
+    /** May the viewer see who is subscribed (Zulip's validate_user_access_to_subscribers)? */
+    seesSubscribers(c: Channel): boolean {
+      if (c.isWebPublic) return true;
+      if (guest && subscribed(c)) return true;
+      if (guest && !c.inviteOnly) return false;
+      if (admin || viaGroups(c)) return true;
+      return !c.inviteOnly || subscribed(c);
+    },
+  };
+}
+
+async function subscriptionState(s: InitialState, state: Json): Promise<void> {
+  const { channels, record } = await channelData(s);
+  const access = await accessRules(s);
+  const subscribed: { channel: Channel; json: Json }[] = [];
+  const unsubscribed: { channel: Channel; json: Json }[] = [];
+  const never: { channel: Channel; json: Json }[] = [];
+
+  for (const channel of channels) {
+    const sub = access.subs.get(channel.id);
+    if (sub?.active) {
+      subscribed.push({ channel, json: { ...record(channel), ...subscriptionFields(sub) } });
+    } else if (sub) {
+      // Former subscribers keep the channel only while they may still know it exists.
+      const visible = channel.isWebPublic || (!access.guest && (!channel.inviteOnly || access.admin || access.viaGroups(channel)));
+      if (visible) unsubscribed.push({ channel, json: { ...record(channel), ...subscriptionFields(sub) } });
+    } else {
+      // Guests only discover web-public channels.
+      const candidate = access.guest ? channel.isWebPublic : true;
+      if (candidate && (!channel.inviteOnly || access.admin || access.viaGroups(channel))) never.push({ channel, json: record(channel) });
+    }
+  }
+
+  if (s.options.includeSubscribers !== 'false') {
+    const all = [...subscribed, ...unsubscribed, ...never];
+    const lists = await subscriberLists(s, all.map((e) => e.channel).filter((c) => access.seesSubscribers(c)));
+    for (const { channel, json } of all) {
+      const partial = lists.partial.get(channel.id);
+      if (partial) json.partial_subscribers = partial;
+      else json.subscribers = lists.full.get(channel.id) ?? [];
+    }
+  }
+
+  // Clients without `notification_settings_null` get the user's defaults in place of null.
+  if (!s.capability('notification_settings_null')) {
+    const settings = effectiveSettings(s.user, s.realm);
+    const defaults: Record<string, boolean> = {
+      desktop_notifications: settings.enable_stream_desktop_notifications,
+      audible_notifications: settings.enable_stream_audible_notifications,
+      push_notifications: settings.enable_stream_push_notifications,
+      email_notifications: settings.enable_stream_email_notifications,
+      wildcard_mentions_notify: settings.wildcard_mentions_notify,
+    };
+    for (const { json } of [...subscribed, ...unsubscribed]) {
+      for (const [key, value] of Object.entries(defaults)) if (json[key] == null) json[key] = value;
+    }
+  }
+
+  state.subscriptions = subscribed.map((e) => e.json).sort(byName);
+  state.unsubscribed = unsubscribed.map((e) => e.json).sort(byName);
+  state.never_subscribed = never.map((e) => e.json).sort(byName);
+}
+
+/**
+ * Subscriber IDs for the given channels, in two queries. With include_subscribers=partial,
+ * channels of PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE or more subscribers list only bots and users
+ * active in the last PARTIAL_SUBSCRIBERS_ACTIVE_DAYS days, as `partial_subscribers`.
+ */
+async function subscriberLists(s: InitialState, channels: Channel[]) {
+  const full = new Map<number, number[]>();
+  const partial = new Map<number, number[]>();
+  if (!channels.length) return { full, partial };
+  const ids = channels.map((c) => c.id);
+  let partialIds: number[] = [];
+  if (s.options.includeSubscribers === 'partial') {
+    const counts = await s.db.subscription.groupBy({
+      by: ['channelId'],
+      where: { channelId: { in: ids }, active: true, isUserActive: true },
+      _count: { _all: true },
+    });
+    partialIds = counts.filter((c) => c._count._all >= PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE).map((c) => c.channelId);
+  }
+  const partialSet = new Set(partialIds);
+  const fullIds = ids.filter((id) => !partialSet.has(id));
+  const since = new Date(Date.now() - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * DAY_MS);
+  const [fullRows, partialRows] = await Promise.all([
+    fullIds.length
+      ? s.db.subscription.findMany({
+          where: { channelId: { in: fullIds }, active: true, isUserActive: true },
+          select: { channelId: true, userId: true },
+          orderBy: [{ channelId: 'asc' }, { userId: 'asc' }],
+        })
+      : Promise.resolve([]),
+    partialIds.length
+      ? s.db.subscription.findMany({
+          where: {
+            channelId: { in: partialIds }, active: true, isUserActive: true,
+            user: { OR: [{ isBot: true }, { lastActivity: { gte: since } }] },
+          },
+          select: { channelId: true, userId: true },
+          orderBy: [{ channelId: 'asc' }, { userId: 'asc' }],
+        })
+      : Promise.resolve([]),
+  ]);
+  for (const id of fullIds) full.set(id, []);
+  for (const id of partialIds) partial.set(id, []);
+  for (const row of fullRows) full.get(row.channelId)!.push(row.userId);
+  for (const row of partialRows) partial.get(row.channelId)!.push(row.userId);
+  return { full, partial };
+}
+
+/** Spectators see the web-public channels as if freshly subscribed, and nothing else. */
+async function spectatorSubscriptions(s: InitialState, state: Json): Promise<void> {
+  const channels = spectatorsAllowed(s) ? (await channelData(s)).channels.filter((c) => c.isWebPublic) : [];
+  const { record } = await channelData(s);
+  state.subscriptions = channels.map((c, i) => ({
+    ...record(c),
+    color: CHANNEL_ASSIGNMENT_COLORS[i % CHANNEL_ASSIGNMENT_COLORS.length],
+    is_muted: false,
+    in_home_view: true,
+    pin_to_top: false,
+    desktop_notifications: true,
+    audible_notifications: true,
+    push_notifications: true,
+    email_notifications: true,
+    wildcard_mentions_notify: true,
+  })).sort(byName);
+  state.unsubscribed = [];
+  state.never_subscribed = [];
+}
+
+/** `streams`: every channel the viewer may know about (web-public ones for spectators). */
+async function streamsState(s: InitialState, state: Json): Promise<void> {
+  const { channels, record } = await channelData(s);
+  let visible: Channel[];
+  if (!s.user) visible = spectatorsAllowed(s) ? channels.filter((c) => c.isWebPublic) : [];
+  else {
+    const access = await accessRules(s);
+    visible = channels.filter((c) => access.metadata(c));
+  }
+  state.streams = visible.map(record).sort(byName);
+}
+
+async function defaultStreamsState(s: InitialState, state: Json): Promise<void> {
+  // Guests and spectators cannot reach every default channel, so they are told there are none.
+  if (!s.user || isGuest(s.user)) {
+    state.realm_default_streams = [];
+    return;
+  }
+  const rows = await s.db.defaultChannel.findMany({
+    where: { realmId: s.realm.id, channel: { isArchived: false } },
+    select: { channelId: true },
+    orderBy: { channelId: 'asc' },
+  });
+  state.realm_default_streams = rows.map((r) => r.channelId);
+}
+
+/** `channel_folders`: all of the realm's folders; spectators only those holding web-public channels. */
+async function channelFoldersState(s: InitialState, state: Json): Promise<void> {
+  const folders = await s.db.channelFolder.findMany({
+    where: {
+      realmId: s.realm.id,
+      ...(s.user ? {} : { channels: { some: { isWebPublic: true, isArchived: false } } }),
+    },
+    orderBy: [{ order: 'asc' }, { id: 'asc' }],
+  });
+  state.channel_folders = (s.user || spectatorsAllowed(s) ? folders : []).map((f) => ({
+    id: f.id,
+    name: f.name,
+    description: f.description,
+    rendered_description: f.renderedDescription,
+    order: f.order,
+    date_created: toUnixSeconds(f.dateCreated),
+    creator_id: f.creatorId,
+    is_archived: f.isArchived,
+  }));
+}

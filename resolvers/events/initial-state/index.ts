@@ -1,0 +1,81 @@
+// The initial data of POST /register: Zulip's `fetch_initial_state_data`. Each fetch type (event
+// type) contributes its fields only when `fetchEventTypes` is null or names it; the version fields
+// are always present. The caller adds queue_id, last_event_id and idle_queue_timeout_secs.
+//
+// Fetch type → fields:
+//   (always)                      zulip_version, zulip_feature_level, zulip_merge_base
+//   realm                         realm_* settings and group settings, server_* settings, max_* limits,
+//                                 typing and presence timings, server_report_message_types, …
+//   realm_user                    realm_users, realm_non_active_users, cross_realm_bots, the viewer's own
+//                                 account (user_id, email, avatar_*, is_*, can_*)
+//   realm_user_groups             realm_user_groups
+//   realm_user_settings_defaults  realm_user_settings_defaults
+//   realm_billing                 realm_billing
+//   realm_bot                     realm_bots
+//   realm_domains / realm_emoji / realm_linkifiers / realm_filters / realm_playgrounds /
+//   realm_embedded_bots / realm_incoming_webhook_bots / custom_profile_fields (+ custom_profile_field_types)
+//   subscription                  subscriptions, unsubscribed, never_subscribed
+//   stream                        streams
+//   default_streams               realm_default_streams
+//   default_stream_groups         realm_default_stream_groups
+//   channel_folders               channel_folders
+//   message                       max_message_id
+//   message + update_message_flags  unread_msgs
+//   recent_private_conversations / starred_messages / drafts / scheduled_messages / reminders
+//   presence                      presences, server_timestamp, presence_last_update_id
+//   user_settings                 user_settings
+//   user_status                   user_status
+//   user_topic                    user_topics
+//   muted_topics                  muted_topics (deprecated; left out when user_topic is requested too)
+//   saved_snippets / navigation_views / alert_words / muted_users / onboarding_steps (+ navigation_tour_video_url)
+//   video_calls                   has_provider_token, has_zoom_token (deprecated)
+//   has_provider_token            has_provider_token
+//   stop_words / giphy (giphy_api_key)
+import type { User } from '../../../prisma/generated/client/client.ts';
+import type { Context } from '../../../schema/context.ts';
+import { channelsState } from './channels.ts';
+import { userGroupsState } from './groups.ts';
+import { messagesState } from './messages.ts';
+import { personalState } from './personal.ts';
+import { realmListsState, realmState, versionState } from './realm.ts';
+import { settingsState } from './settings.ts';
+import { InitialState, type InitialStateOptions } from './state.ts';
+import { usersState } from './users.ts';
+
+export type { InitialStateOptions } from './state.ts';
+export {
+  TYPING_STARTED_WAIT_MS, TYPING_STOPPED_WAIT_MS, TYPING_STARTED_EXPIRY_MS, REPORT_MESSAGE_TYPES,
+  PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE, PARTIAL_SUBSCRIBERS_ACTIVE_DAYS, MAX_UNREAD_MESSAGES,
+  RECENT_PRIVATE_MESSAGES_LIMIT, INACCESSIBLE_USER_NAME,
+} from './constants.ts';
+export { USER_SETTING_DEFAULTS, effectiveSettings } from './settings.ts';
+
+/** Every fetch type this module answers (POST /register's `fetch_event_types` values). */
+export const FETCH_EVENT_TYPES = [
+  'alert_words', 'channel_folders', 'custom_profile_fields', 'default_stream_groups', 'default_streams', 'drafts',
+  'giphy', 'has_provider_token', 'message', 'muted_topics', 'muted_users', 'navigation_views', 'onboarding_steps',
+  'presence', 'realm', 'realm_billing', 'realm_bot', 'realm_domains', 'realm_embedded_bots', 'realm_emoji',
+  'realm_filters', 'realm_incoming_webhook_bots', 'realm_linkifiers', 'realm_playgrounds', 'realm_user',
+  'realm_user_groups', 'realm_user_settings_defaults', 'recent_private_conversations', 'reminders', 'saved_snippets',
+  'scheduled_messages', 'starred_messages', 'stop_words', 'stream', 'subscription', 'update_message_flags',
+  'user_settings', 'user_status', 'user_topic', 'video_calls',
+] as const;
+
+/**
+ * Builds the register response's initial data for `user` (null: a spectator, i.e. unauthenticated
+ * access to web-public channels) in the realm of `ctx`, keyed in Zulip's wire format.
+ */
+export async function buildInitialState(ctx: Context, user: User | null, options: InitialStateOptions): Promise<Record<string, unknown>> {
+  const s = new InitialState(ctx, user, options);
+  const parts = await Promise.all([
+    realmState(s),
+    realmListsState(s),
+    settingsState(s),
+    userGroupsState(s),
+    usersState(s),
+    channelsState(s),
+    messagesState(s),
+    personalState(s),
+  ]);
+  return Object.assign(versionState(), ...parts);
+}

@@ -1,0 +1,278 @@
+// The `realm` fetch type: organization settings, server settings and limits, plus the small
+// per-realm lists (domains, emoji, linkifiers, playgrounds, custom profile fields, bots metadata).
+import { realmUrl } from '../../realm/urls.ts';
+import { serverSettings } from '../../realm/server-settings.ts';
+import {
+  MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH,
+  ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION,
+} from '../../realm/version.ts';
+import { toUnixSeconds } from '../../text.ts';
+import {
+  CUSTOM_PROFILE_FIELD_TYPES, DEFAULT_EXTERNAL_ACCOUNTS, DEFAULT_JITSI_SERVER_URL, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECS,
+  GIPHY_RATING_OPTIONS, MAX_AVATAR_FILE_SIZE_MIB, MAX_DEACTIVATED_REALM_DELETION_DAYS, MAX_ICON_FILE_SIZE_MIB,
+  MAX_LOGO_FILE_SIZE_MIB, MIN_DEACTIVATED_REALM_DELETION_DAYS, PASSWORD_MAX_LENGTH, PASSWORD_MIN_GUESSES,
+  PASSWORD_MIN_LENGTH, PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS, REPORT_MESSAGE_TYPES,
+  SERVER_GENERATION, STOP_WORDS, SUPPORTED_PERMISSION_SETTINGS, TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS,
+  TYPING_STOPPED_WAIT_MS, VIDEO_CHAT_PROVIDERS,
+} from './constants.ts';
+import type { GroupIndex } from './groups.ts';
+import type { InitialState, Json } from './state.ts';
+
+/** Always sent, whatever the fetch types. */
+export function versionState(): Json {
+  return { zulip_version: ZULIP_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, zulip_merge_base: ZULIP_MERGE_BASE };
+}
+
+/** Realm permission settings: API name → Realm column. */
+const REALM_GROUP_SETTINGS = {
+  create_multiuse_invite_group: 'createMultiuseInviteGroupId',
+  can_access_all_users_group: 'canAccessAllUsersGroupId',
+  can_add_custom_emoji_group: 'canAddCustomEmojiGroupId',
+  can_add_subscribers_group: 'canAddSubscribersGroupId',
+  can_create_bots_group: 'canCreateBotsGroupId',
+  can_create_groups: 'canCreateGroupsGroupId',
+  can_create_private_channel_group: 'canCreatePrivateChannelGroupId',
+  can_create_public_channel_group: 'canCreatePublicChannelGroupId',
+  can_create_web_public_channel_group: 'canCreateWebPublicChannelGroupId',
+  can_create_write_only_bots_group: 'canCreateWriteOnlyBotsGroupId',
+  can_delete_any_message_group: 'canDeleteAnyMessageGroupId',
+  can_delete_own_message_group: 'canDeleteOwnMessageGroupId',
+  can_invite_users_group: 'canInviteUsersGroupId',
+  can_manage_all_groups: 'canManageAllGroupsGroupId',
+  can_manage_billing_group: 'canManageBillingGroupId',
+  can_mention_many_users_group: 'canMentionManyUsersGroupId',
+  can_move_messages_between_channels_group: 'canMoveMessagesBetweenChannelsGroupId',
+  can_move_messages_between_topics_group: 'canMoveMessagesBetweenTopicsGroupId',
+  can_resolve_topics_group: 'canResolveTopicsGroupId',
+  can_set_delete_message_policy_group: 'canSetDeleteMessagePolicyGroupId',
+  can_set_topics_policy_group: 'canSetTopicsPolicyGroupId',
+  can_summarize_topics_group: 'canSummarizeTopicsGroupId',
+  direct_message_initiator_group: 'directMessageInitiatorGroupId',
+  direct_message_permission_group: 'directMessagePermissionGroupId',
+} as const;
+
+// Deprecated integer policies derived from group settings: the value for the setting's system
+// group, else the one for the largest group the old policy could express.
+const COMMON_POLICY = { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
+const WEB_PUBLIC_POLICY = { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 };
+const WILDCARD_POLICY = {
+  'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7,
+};
+
+function legacyPolicy(groups: GroupIndex, groupId: number | null, table: Record<string, number>, fallback: number): number {
+  const name = groups.systemName(groupId);
+  return name != null && name in table ? table[name]! : fallback;
+}
+
+export async function realmState(s: InitialState): Promise<Json> {
+  const state: Json = {};
+  const { realm, config, user } = s;
+  const url = realmUrl(realm, config);
+  const host = new URL(url).hostname;
+
+  if (s.want('realm')) {
+    const groups = await s.groups();
+    const server = serverSettings(s.ctx);
+    Object.assign(state, {
+      realm_name: realm.name,
+      realm_description: realm.description,
+      realm_date_created: toUnixSeconds(realm.dateCreated),
+      realm_default_language: realm.defaultLanguage,
+      realm_invite_required: realm.inviteRequired,
+      realm_emails_restricted_to_domains: realm.emailsRestrictedToDomains,
+      realm_disallow_disposable_email_addresses: true,
+      realm_email_changes_disabled: false,
+      realm_name_changes_disabled: false,
+      realm_avatar_changes_disabled: false,
+      realm_require_unique_names: false,
+      realm_send_welcome_emails: true,
+      realm_message_content_allowed_in_email_notifications: true,
+      realm_enable_spectator_access: realm.enableSpectatorAccess,
+      realm_want_advertise_in_communities_directory: false,
+      realm_inline_image_preview: true,
+      realm_inline_url_embed_preview: false,
+      realm_digest_emails_enabled: false,
+      realm_digest_weekday: 1,
+      realm_waiting_period_threshold: realm.waitingPeriodThreshold,
+      // Anonymous visitors may not edit, so the setting is shown as off for them.
+      realm_allow_message_editing: user ? realm.allowMessageEditing : false,
+      realm_message_content_edit_limit_seconds: realm.messageContentEditLimitSeconds,
+      realm_message_content_delete_limit_seconds: realm.messageContentDeleteLimitSeconds,
+      realm_move_messages_within_stream_limit_seconds: realm.moveMessagesWithinStreamLimitSeconds,
+      realm_move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
+      realm_message_edit_history_visibility_policy: realm.allowEditHistory ? 'all' : 'none',
+      realm_allow_edit_history: realm.allowEditHistory,
+      realm_topics_policy: realm.topicsPolicy,
+      realm_mandatory_topics: realm.topicsPolicy === 'disable_empty_topic',
+      // The API's -1 means "keep forever"; Parley stores that as null.
+      realm_message_retention_days: realm.messageRetentionDays ?? -1,
+      realm_video_chat_provider: realm.videoChatProvider,
+      realm_jitsi_server_url: null,
+      realm_giphy_rating: GIPHY_RATING_OPTIONS.g!.id,
+      realm_default_code_block_language: '',
+      realm_enable_read_receipts: false,
+      realm_enable_guest_user_indicator: true,
+      realm_enable_guest_user_dm_warning: true,
+      realm_authentication_methods: {
+        Email: { enabled: true, available: true },
+        ...(config.devMode ? { Dev: { enabled: true, available: true } } : {}),
+      },
+      realm_email_auth_enabled: true,
+      realm_password_auth_enabled: true,
+      realm_push_notifications_enabled: config.pushNotificationsEnabled,
+      realm_push_notifications_enabled_end_timestamp: null,
+      realm_presence_disabled: user == null,
+      realm_is_zephyr_mirror_realm: false,
+      realm_upload_quota_mib: null,
+      realm_org_type: 0,
+      realm_plan_type: 1,
+      zulip_plan_is_not_limited: true,
+      upgrade_text_for_wide_organization_logo: 'Available on Zulip Cloud Standard. Upgrade to access.',
+      realm_icon_url: server.realmIcon,
+      realm_icon_source: 'G',
+      realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
+      realm_logo_source: 'D',
+      realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
+      realm_night_logo_source: 'D',
+      max_icon_file_size_mib: MAX_ICON_FILE_SIZE_MIB,
+      max_logo_file_size_mib: MAX_LOGO_FILE_SIZE_MIB,
+      max_avatar_file_size_mib: MAX_AVATAR_FILE_SIZE_MIB,
+      max_file_upload_size_mib: realm.maxFileUploadSizeMib,
+      realm_bot_domain: host,
+      realm_url: url,
+      realm_uri: url,
+      realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+      realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
+      settings_send_digest_emails: false,
+      realm_moderation_request_channel_id: realm.moderationRequestChannelId ?? -1,
+      realm_new_stream_announcements_stream_id: realm.newStreamAnnouncementsChannelId ?? -1,
+      realm_signup_announcements_stream_id: realm.signupAnnouncementsChannelId ?? -1,
+      realm_zulip_update_announcements_stream_id: realm.zulipUpdateAnnouncementsChannelId ?? -1,
+      realm_empty_topic_display_name: realm.emptyTopicDisplayName,
+
+      max_stream_name_length: MAX_CHANNEL_NAME_LENGTH,
+      max_stream_description_length: MAX_CHANNEL_DESCRIPTION_LENGTH,
+      max_topic_length: MAX_TOPIC_LENGTH,
+      max_message_length: MAX_MESSAGE_LENGTH,
+      server_typing_started_wait_period_milliseconds: TYPING_STARTED_WAIT_MS,
+      server_typing_stopped_wait_period_milliseconds: TYPING_STOPPED_WAIT_MS,
+      server_typing_started_expiry_period_milliseconds: TYPING_STARTED_EXPIRY_MS,
+      server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECS,
+      server_presence_offline_threshold_seconds: PRESENCE_OFFLINE_THRESHOLD_SECS,
+      server_min_deactivated_realm_deletion_days: MIN_DEACTIVATED_REALM_DELETION_DAYS,
+      server_max_deactivated_realm_deletion_days: MAX_DEACTIVATED_REALM_DELETION_DAYS,
+      server_report_message_types: REPORT_MESSAGE_TYPES,
+      server_supported_permission_settings: SUPPORTED_PERMISSION_SETTINGS,
+      server_generation: SERVER_GENERATION,
+      server_inline_image_preview: true,
+      server_inline_url_embed_preview: false,
+      server_thumbnail_formats: [],
+      server_avatar_changes_disabled: false,
+      server_name_changes_disabled: false,
+      server_needs_upgrade: false,
+      server_web_public_streams_enabled: config.webPublicStreamsEnabled,
+      server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
+      server_jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
+      jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
+      server_can_summarize_topics: false,
+      development_environment: config.devMode,
+      event_queue_longpoll_timeout_seconds: EVENT_QUEUE_LONGPOLL_TIMEOUT_SECS,
+      password_min_length: PASSWORD_MIN_LENGTH,
+      password_max_length: PASSWORD_MAX_LENGTH,
+      password_min_guesses: PASSWORD_MIN_GUESSES,
+      giphy_rating_options: GIPHY_RATING_OPTIONS,
+    });
+    for (const [name, column] of Object.entries(REALM_GROUP_SETTINGS)) {
+      state[`realm_${name}`] = groups.settingValue(realm[column]);
+    }
+    state.realm_create_public_stream_policy = legacyPolicy(groups, realm.canCreatePublicChannelGroupId, COMMON_POLICY, 1);
+    state.realm_create_private_stream_policy = legacyPolicy(groups, realm.canCreatePrivateChannelGroupId, COMMON_POLICY, 1);
+    state.realm_create_web_public_stream_policy = legacyPolicy(groups, realm.canCreateWebPublicChannelGroupId, WEB_PUBLIC_POLICY, 4);
+    state.realm_wildcard_mention_policy = legacyPolicy(groups, realm.canMentionManyUsersGroupId, WILDCARD_POLICY, 1);
+  }
+
+  if (s.want('realm_billing')) {
+    state.realm_billing = { has_pending_sponsorship_request: false };
+  }
+  if (s.want('stop_words')) state.stop_words = STOP_WORDS;
+  if (s.want('giphy')) state.giphy_api_key = '';
+  return state;
+}
+
+/** The per-realm lists, each its own fetch type. */
+export async function realmListsState(s: InitialState): Promise<Json> {
+  const state: Json = {};
+  const { db, realm, user } = s;
+  const jobs: Promise<void>[] = [];
+
+  if (s.want('realm_domains')) {
+    jobs.push(db.realmDomain.findMany({ where: { realmId: realm.id }, orderBy: { domain: 'asc' } }).then((rows) => {
+      state.realm_domains = rows.map((d) => ({ domain: d.domain, allow_subdomains: d.allowSubdomains }));
+    }));
+  }
+
+  if (s.want('realm_emoji')) {
+    jobs.push(db.customEmoji.findMany({
+      where: { realmId: realm.id },
+      // Not the image bytes.
+      select: { id: true, name: true, authorId: true, deactivated: true, isAnimated: true },
+      orderBy: { id: 'asc' },
+    }).then((rows) => {
+      state.realm_emoji = Object.fromEntries(rows.map((e) => [String(e.id), {
+        id: String(e.id),
+        name: e.name,
+        source_url: `/user_avatars/${realm.id}/emoji/images/${e.id}.png`,
+        still_url: e.isAnimated ? `/user_avatars/${realm.id}/emoji/images/still/${e.id}.png` : null,
+        deactivated: e.deactivated,
+        author_id: e.authorId,
+      }]));
+    }));
+  }
+
+  if (s.want('realm_linkifiers')) {
+    // Clients without the linkifier_url_template capability cannot read URL templates: they get none.
+    if (!s.capability('linkifier_url_template')) state.realm_linkifiers = [];
+    else {
+      jobs.push(db.linkifier.findMany({ where: { realmId: realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }).then((rows) => {
+        state.realm_linkifiers = rows.map((l) => ({
+          id: l.id,
+          pattern: l.pattern,
+          url_template: l.urlTemplate,
+          example_input: l.exampleInput,
+          reverse_template: l.reverseTemplate,
+          alternative_url_templates: l.alternativeUrlTemplates,
+        }));
+      }));
+    }
+  }
+  // The legacy format cannot express URL templates, so it is always empty (as in Zulip).
+  if (s.want('realm_filters')) state.realm_filters = [];
+  if (s.want('realm_playgrounds')) state.realm_playgrounds = [];
+  // Parley runs no embedded bots and offers no incoming-webhook integrations yet.
+  if (s.want('realm_embedded_bots')) state.realm_embedded_bots = [];
+  if (s.want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = [];
+
+  if (s.want('custom_profile_fields')) {
+    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+    // Spectators cannot see profiles.
+    if (!user) state.custom_profile_fields = [];
+    else {
+      jobs.push(db.customProfileField.findMany({ where: { realmId: realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }).then((rows) => {
+        state.custom_profile_fields = rows.map((f) => ({
+          id: f.id,
+          name: f.name,
+          type: f.fieldType,
+          hint: f.hint,
+          field_data: f.fieldData,
+          order: f.order,
+          required: f.required,
+          editable_by_user: f.editableByUser,
+          ...(f.displayInProfileSummary ? { display_in_profile_summary: true } : {}),
+        }));
+      }));
+    }
+  }
+
+  await Promise.all(jobs);
+  return state;
+}
