@@ -71,10 +71,23 @@ export async function presentMessages(db: Db, realm: Realm, viewer: User | null,
       sender: true,
       channel: { select: { name: true } },
       reactions: { orderBy: { id: 'asc' } },
-      directConversation: { include: { members: { include: { user: { select: { id: true, email: true, fullName: true } } } } } },
       userMessages: viewer ? { where: { userId: viewer.id } } : false,
     },
   });
+  // Participants only for direct messages (an include would query for channel messages too).
+  const conversationIds = [...new Set(messages.map((m) => m.directConversationId).filter((id): id is number => id != null))];
+  const members = conversationIds.length
+    ? await db.directConversationMember.findMany({
+        where: { conversationId: { in: conversationIds } },
+        select: { conversationId: true, user: { select: { id: true, email: true, fullName: true } } },
+      })
+    : [];
+  const participantsOf = new Map<number, DisplayRecipientUser[]>();
+  for (const member of members) {
+    const list = participantsOf.get(member.conversationId) ?? [];
+    list.push({ id: member.user.id, email: member.user.email, full_name: member.user.fullName, is_mirror_dummy: false });
+    participantsOf.set(member.conversationId, list);
+  }
   const highlights = options.search ? await searchHighlights(db, ids, options.search) : new Map<number, { content: string; subject: string }>();
   const realmStr = realm.stringId;
   return messages.map((m) => {
@@ -83,9 +96,7 @@ export async function presentMessages(db: Db, realm: Realm, viewer: User | null,
     if (isChannel && topic === '' && !options.allowEmptyTopicName) topic = realm.emptyTopicDisplayName;
     const displayRecipient: string | DisplayRecipientUser[] = isChannel
       ? m.channel!.name
-      : m.directConversation!.members
-          .map((member) => ({ id: member.user.id, email: member.user.email, full_name: member.user.fullName, is_mirror_dummy: false }))
-          .sort((a, b) => a.id - b.id);
+      : (participantsOf.get(m.directConversationId!) ?? []).sort((a, b) => a.id - b.id);
     const um = (m as { userMessages?: Parameters<typeof flagList>[0][] }).userMessages?.[0];
     const highlight = highlights.get(m.id);
     return {

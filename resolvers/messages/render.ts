@@ -6,6 +6,26 @@ import { extractMentionCandidates, renderMarkdown, type MentionTargets, type Ren
 
 type Reader = Db | Prisma.TransactionClient;
 
+type LinkifierRule = { pattern: string; urlTemplate: string };
+
+// Linkifiers apply to every message, so they are remembered per realm for a few seconds rather than
+// read on every send; a change made in this process takes effect at once (forgetLinkifiers), one
+// made elsewhere within the TTL.
+const LINKIFIER_TTL_MS = 10_000;
+const linkifierCache = new Map<number, { rules: LinkifierRule[]; until: number }>();
+
+async function linkifiersOf(db: Reader, realmId: number): Promise<LinkifierRule[]> {
+  const cached = linkifierCache.get(realmId);
+  if (cached && cached.until > Date.now()) return cached.rules;
+  const rules = await db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { pattern: true, urlTemplate: true } });
+  linkifierCache.set(realmId, { rules, until: Date.now() + LINKIFIER_TTL_MS });
+  return rules;
+}
+
+export function forgetLinkifiers(realmId: number): void {
+  linkifierCache.delete(realmId);
+}
+
 export async function renderForRealm(db: Reader, realmId: number, content: string): Promise<RenderResult> {
   const wanted = extractMentionCandidates(content);
   const lower = (names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))];
@@ -25,7 +45,7 @@ export async function renderForRealm(db: Reader, realmId: number, content: strin
     wanted.emojiNames.length
       ? db.customEmoji.findMany({ where: { realmId, deactivated: false, name: { in: lower(wanted.emojiNames) } }, select: { id: true, name: true } })
       : [],
-    db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { pattern: true, urlTemplate: true } }),
+    linkifiersOf(db, realmId),
   ]);
   const usersByName = new Map<string, { id: number; fullName: string }[]>();
   for (const user of users) {
