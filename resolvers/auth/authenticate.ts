@@ -49,13 +49,27 @@ export function parseBasicAuth(header: string | null | undefined): BasicCredenti
  * enough.
  */
 export async function authenticate(db: Db, subdomain: string, credentials: BasicCredentials): Promise<{ user: User; realm: Realm }> {
-  const found = await db.user.findUnique({ where: { apiKey: credentials.apiKey }, include: { realm: true } });
-  if (!found || found.email.toLowerCase() !== credentials.email.toLowerCase()) throw new InvalidApiKeyError();
-  const { realm, ...user } = found;
+  // Every request passes here: one raw join is a fraction of the client-side cost of a model query.
+  const [row] = await db.$queryRaw<{ user: User; realm: Realm }[]>`
+    SELECT to_jsonb(u) AS user, to_jsonb(r) AS realm FROM "User" u JOIN "Realm" r ON r.id = u."realmId"
+    WHERE u."apiKey" = ${credentials.apiKey}`;
+  if (!row || row.user.email.toLowerCase() !== credentials.email.toLowerCase()) throw new InvalidApiKeyError();
+  const user = reviveDates(row.user, ['dateJoined', 'lastActivity']);
+  const realm = reviveDates(row.realm, ['dateCreated']);
   if (realm.stringId !== subdomain) throw new BadRequestError('Account is not associated with this subdomain');
   if (realm.deactivated) throw new RealmDeactivatedError();
   if (!user.isActive) throw new UserDeactivatedError();
   return { user, realm };
+}
+
+/** to_jsonb turns timestamps into strings; give the row its Date fields back. */
+function reviveDates<T>(row: T, fields: (keyof T)[]): T {
+  for (const field of fields) {
+    const value = row[field] as unknown;
+    // PostgreSQL's timestamp(3) has no zone; Prisma stores UTC.
+    if (typeof value === 'string') (row as Record<keyof T, unknown>)[field] = new Date(value.endsWith('Z') ? value : `${value}Z`);
+  }
+  return row;
 }
 
 /** Zulip reports the sending client from the User-Agent's product name (e.g. "ZulipMobile"). */

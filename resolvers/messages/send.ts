@@ -71,14 +71,14 @@ async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, 
 }
 
 async function checkCanPost(ctx: Context, sender: User, channel: Channel, subscribed: boolean): Promise<void> {
-  const denied = new BadRequestError(`Not authorized to send to channel '${channel.name}'`);
-  if (channel.isArchived) throw denied;
+  const denied = () => new BadRequestError(`Not authorized to send to channel '${channel.name}'`);
+  if (channel.isArchived) throw denied();
   // A private channel: subscribers only (a bot may post where its owner could).
   if (channel.inviteOnly && !subscribed) {
     const owner = sender.isBot && sender.botOwnerId ? await ctx.db.user.findUnique({ where: { id: sender.botOwnerId } }) : null;
-    if (!owner || !(await isSubscribed(ctx.db, owner.id, channel.id))) throw denied;
+    if (!owner || !(await isSubscribed(ctx.db, owner.id, channel.id))) throw denied();
   }
-  if (!channel.inviteOnly && sender.role === 600 && !subscribed) throw denied;
+  if (!channel.inviteOnly && sender.role === 600 && !subscribed) throw denied();
   if (!(await isUserInGroup(ctx.db, sender, channel.canSendMessageGroupId)) && !(sender.isBot && sender.botType === 2)) {
     throw new BadRequestError('You do not have permission to post in this channel.');
   }

@@ -102,8 +102,9 @@ export async function realmState(s: InitialState): Promise<Json> {
       realm_move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
       realm_message_edit_history_visibility_policy: realm.allowEditHistory ? 'all' : 'none',
       realm_allow_edit_history: realm.allowEditHistory,
-      realm_topics_policy: realm.topicsPolicy,
-      realm_mandatory_topics: realm.topicsPolicy === 'disable_empty_topic',
+      // The legacy mandatory_topics flag, where set, means what disable_empty_topic means.
+      realm_topics_policy: realm.mandatoryTopics ? 'disable_empty_topic' : realm.topicsPolicy === 'inherit' ? 'allow_empty_topic' : realm.topicsPolicy,
+      realm_mandatory_topics: realm.mandatoryTopics || realm.topicsPolicy === 'disable_empty_topic',
       // The API's -1 means "keep forever"; Parley stores that as null.
       realm_message_retention_days: realm.messageRetentionDays ?? -1,
       realm_video_chat_provider: realm.videoChatProvider,
