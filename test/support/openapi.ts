@@ -353,6 +353,10 @@ const NEWER_THAN_YAML = new Set([
   'can_move_messages_within_channel_group',
   'can_resolve_topics_group',
   'partial_subscribers',
+  // Register response (spec: Resources → Event queue, report types; feature levels 435, 481).
+  'idle_queue_timeout_secs',
+  'server_report_message_types',
+  'realm_can_set_delete_message_policy_group',
 ]);
 
 /**
