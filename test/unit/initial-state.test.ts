@@ -54,7 +54,7 @@ function options(overrides: Partial<InitialStateOptions> = {}): InitialStateOpti
 async function contextFor(userId: number | null, database: Context['db'] = db): Promise<{ ctx: Context; user: User | null }> {
   realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   const user = userId == null ? null : await db.user.findUniqueOrThrow({ where: { id: userId } });
-  const ctx: Context = { db: database, config: t.server.config, events: t.server.events, realm, user, clientName: 'test' };
+  const ctx: Context = { db: database, config: t.server.config, events: t.server.events, queues: t.server.queues, realm, user, clientName: 'test' };
   return { ctx, user };
 }
 
@@ -78,7 +78,8 @@ function validate(state: State): void {
   validateResponse('POST', '/register', 200, { result: 'success', msg: '', queue_id: 'x', last_event_id: -1, ...body });
 }
 
-const byId = (list: State[], id: number) => list.find((x) => x.stream_id === id || x.user_id === id);
+/** The channel or user with this ID in a list (undefined when absent). */
+const byId = (list: State[], id: number): State => list.find((x) => x.stream_id === id || x.user_id === id) as State;
 
 beforeAll(async () => {
   t = await startTestServer();

@@ -200,6 +200,17 @@ export async function realmState(s: InitialState): Promise<Json> {
   return state;
 }
 
+/** An entry of `realm_incoming_webhook_bots` (Zulip's shape; Parley offers no integrations yet). */
+export interface IncomingWebhookBot {
+  name: string;
+  display_name: string;
+  all_event_types: string[] | null;
+  /** Integration config options. */
+  config_options: { key: string; label: string; validator: string }[];
+  /** Integration URL options (`input_type` was `validator` before feature level 485). */
+  url_options: { key: string; label: string; input_type: string }[];
+}
+
 /** The per-realm lists, each its own fetch type. */
 export async function realmListsState(s: InitialState): Promise<Json> {
   const state: Json = {};
@@ -251,7 +262,7 @@ export async function realmListsState(s: InitialState): Promise<Json> {
   if (s.want('realm_playgrounds')) state.realm_playgrounds = [];
   // Parley runs no embedded bots and offers no incoming-webhook integrations yet.
   if (s.want('realm_embedded_bots')) state.realm_embedded_bots = [];
-  if (s.want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = [];
+  if (s.want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = [] satisfies IncomingWebhookBot[];
 
   if (s.want('custom_profile_fields')) {
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;

@@ -8,10 +8,19 @@ import type { Config } from '../../../server/config.ts';
 import { isGuest } from '../../users/roles.ts';
 import { GroupIndex } from './groups.ts';
 
+/**
+ * The register parameters that shape the initial data. `applyMarkdown`, `narrow` and
+ * `allPublicStreams` only shape later events (as in Zulip) and are accepted here for symmetry.
+ * Capabilities absent from `capabilities` count as false; `user_settings_object` has no effect
+ * (the legacy top-level settings of `update_display_settings` / `update_global_notifications` are
+ * gone at Parley's feature level), and `bulk_message_deletion`, `stream_typing_notifications` and
+ * `individual_emoji_changes` concern events only.
+ */
 export interface InitialStateOptions {
   /** Fetch types wanted; null = all. */
   fetchEventTypes: string[] | null;
   applyMarkdown: boolean;
+  /** Users whose gravatar the client may compute get `avatar_url: null` (never for spectators). */
   clientGravatar: boolean;
   includeSubscribers: 'true' | 'false' | 'partial';
   slimPresence: boolean;

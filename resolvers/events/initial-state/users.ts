@@ -7,7 +7,7 @@ import {
   INACCESSIBLE_USER_AVATAR_URL, INACCESSIBLE_USER_NAME, LONG_TERM_IDLE_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS,
 } from './constants.ts';
 import { effectiveSettings } from './settings.ts';
-import type { InitialState, Json, UserRow } from './state.ts';
+import type { InitialState, Json } from './state.ts';
 import { realmUrl } from '../../realm/urls.ts';
 
 const DAY_MS = 86_400_000;
@@ -95,7 +95,8 @@ async function realmUserState(s: InitialState, state: Json): Promise<void> {
       // Spectators learn only the day someone joined, and not their time zone.
       ...(viewer ? { timezone: u.timezone } : {}),
       date_joined: viewer ? u.dateJoined.toISOString() : u.dateJoined.toISOString().slice(0, 10),
-      delivery_email: canSeeDeliveryEmail(viewer, u) && viewer ? u.deliveryEmail : null,
+      // Spectators never see real addresses; members per the user's email_address_visibility.
+      delivery_email: viewer && canSeeDeliveryEmail(viewer, u) ? u.deliveryEmail : null,
     };
     const longTermIdle = (u.lastActivity ?? u.dateJoined).getTime() < idleBefore;
     if (!avatarOptional || !longTermIdle) record.avatar_url = avatarUrlFor(viewer, u, clientGravatar);
@@ -258,5 +259,3 @@ async function userStatusState(s: InitialState, state: Json): Promise<void> {
   }
   state.user_status = statuses;
 }
-
-export type { UserRow };

@@ -1,0 +1,99 @@
+// GraphQL subscriptions over graphql-ws: the same events a REST queue gets, authenticated with the
+// same API key, and nothing lost across a dropped connection.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { graphql, type Credentials } from '../support/client.ts';
+import { makeUser, sendDirect, type MadeUser } from '../support/factories.ts';
+import { validateEvent } from '../support/openapi.ts';
+
+let t: TestServer;
+let alice: MadeUser;
+let bob: MadeUser;
+
+beforeAll(async () => {
+  t = await startTestServer({ heartbeatSecs: 1 });
+  alice = await makeUser(t, { fullName: 'Alice Liddell' });
+  bob = await makeUser(t, { fullName: 'Bob Builder' });
+});
+afterAll(async () => { await t?.close(); });
+
+function wsClient(credentials?: Credentials): Client {
+  return createClient({
+    url: `ws://127.0.0.1:${t.port}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: credentials ? { authorization: 'Basic ' + Buffer.from(`${credentials.email}:${credentials.apiKey}`).toString('base64') } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Collects events from a subscription until `count` have arrived (heartbeats skipped). */
+function collect(client: Client, query: string, variables: Record<string, unknown>, count: number): Promise<{ events: any[]; errors?: unknown }> {
+  return new Promise((resolve) => {
+    const events: any[] = [];
+    const stop = client.subscribe({ query, variables }, {
+      next: (result) => {
+        if (result.errors) { stop(); resolve({ events, errors: result.errors }); return; }
+        const event = (result.data as any).queueEvents;
+        if (event.type === 'heartbeat') return;
+        events.push(event);
+        if (events.length >= count) { stop(); resolve({ events }); }
+      },
+      error: (errors) => resolve({ events, errors }),
+      complete: () => resolve({ events }),
+    });
+  });
+}
+
+const SUBSCRIBE = 'subscription($q: String!, $last: Int) { queueEvents(queueId: $q, lastEventId: $last) }';
+
+async function registerQueue(user: Credentials): Promise<string> {
+  const res = await graphql(t.baseUrl, 'mutation { registerEventQueue(eventTypes: ["message"], fetchEventTypes: ["realm"]) { queueId lastEventId } }', {}, user);
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data.registerEventQueue.queueId;
+}
+
+describe('subscription queueEvents', () => {
+  it('streams the queue\'s events in Zulip\'s format', async () => {
+    const queueId = await registerQueue(bob);
+    const client = wsClient(bob);
+    const received = collect(client, SUBSCRIBE, { q: queueId }, 1);
+    await new Promise((r) => setTimeout(r, 200));
+    const id = await sendDirect(t.client(alice), [bob.userId], 'over the socket');
+    const { events, errors } = await received;
+    await client.dispose();
+    expect(errors).toBeUndefined();
+    expect(events[0]).toMatchObject({ type: 'message', id: 0, message: { id, content: 'over the socket' } });
+    validateEvent(events[0]);
+  });
+
+  it('loses nothing unacknowledged when the connection drops', async () => {
+    const queueId = await registerQueue(bob);
+    const first = wsClient(bob);
+    const got = collect(first, SUBSCRIBE, { q: queueId }, 1);
+    await new Promise((r) => setTimeout(r, 200));
+    await sendDirect(t.client(alice), [bob.userId], 'one');
+    expect((await got).events.map((e) => e.id)).toEqual([0]);
+    await first.dispose();
+    // While disconnected:
+    await sendDirect(t.client(alice), [bob.userId], 'two');
+    const second = wsClient(bob);
+    const resumed = await collect(second, SUBSCRIBE, { q: queueId, last: 0 }, 1);
+    await second.dispose();
+    expect(resumed.events.map((e) => [e.id, e.message.content])).toEqual([[1, 'two']]);
+  });
+
+  it('refuses another user\'s queue and anonymous sockets', async () => {
+    const queueId = await registerQueue(bob);
+    const intruder = wsClient(alice);
+    const stolen = await collect(intruder, SUBSCRIBE, { q: queueId }, 1);
+    await intruder.dispose();
+    expect(JSON.stringify(stolen.errors)).toContain('BAD_EVENT_QUEUE_ID');
+    const anonymous = wsClient();
+    const anon = await collect(anonymous, SUBSCRIBE, { q: queueId }, 1);
+    await anonymous.dispose();
+    expect(anon.errors).toBeDefined();
+  });
+});

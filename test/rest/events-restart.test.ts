@@ -1,0 +1,71 @@
+// A graceful restart keeps event queues: clients resume polling without BAD_EVENT_QUEUE_ID.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createParleyServer, type ParleyServer } from '../../server/app.ts';
+import { configFromEnv, type Config } from '../../server/config.ts';
+import { ApiClient } from '../support/client.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'parley-restart-'));
+let pgName: string | null = null;
+
+async function config(): Promise<Config> {
+  const base: Config = { ...configFromEnv({}), dataDir: dir, adminEmail: 'owner@example.com', adminPassword: 'restart-password', heartbeatSecs: 1 };
+  const pgBase = process.env.TEST_DATABASE_URL;
+  if (!pgBase) return base;
+  if (!pgName) {
+    pgName = `parley_test_restart_${randomBytes(4).toString('hex')}`;
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: pgBase });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${pgName}`);
+    await admin.end();
+  }
+  const url = new URL(pgBase);
+  url.pathname = `/${pgName}`;
+  return { ...base, databaseUrl: url.toString() };
+}
+
+async function start(): Promise<{ server: ParleyServer; client: ApiClient }> {
+  const server = await createParleyServer(await config(), () => {});
+  const port = await server.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${port}`;
+  const key = await new ApiClient(base).post('/fetch_api_key', { username: 'owner@example.com', password: 'restart-password' });
+  return { server, client: new ApiClient(base, { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id }) };
+}
+
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  if (pgName) {
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    await admin.end();
+  }
+});
+
+describe('Event queues across a graceful restart', () => {
+  it('keep their unacknowledged events and their IDs', async () => {
+    const first = await start();
+    const reg = await first.client.post('/register', { event_types: ['message'], fetch_event_types: ['realm'] });
+    const queueId = reg.body.queue_id;
+    await first.client.post('/messages', { type: 'direct', to: [first.client.credentials!.userId], content: 'before restart' });
+    await first.server.close();
+
+    const second = await start();
+    try {
+      const res = await second.client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+      expect(res.status).toBe(200);
+      expect(res.body.events.map((e: { id: number; message: { content: string } }) => [e.id, e.message.content])).toEqual([[0, 'before restart']]);
+      // New events continue the numbering.
+      await second.client.post('/messages', { type: 'direct', to: [second.client.credentials!.userId], content: 'after restart' });
+      const next = await second.client.get('/events', { queue_id: queueId, last_event_id: 0, dont_block: true });
+      expect(next.body.events.map((e: { id: number }) => e.id)).toEqual([1]);
+    } finally {
+      await second.server.close();
+    }
+  }, 60_000);
+});
