@@ -3,6 +3,7 @@
 import type { Db } from '../../prisma/database.ts';
 import type { Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Config } from '../../server/config.ts';
+import { reviveTimestamps } from '../rows.ts';
 import {
   InvalidApiKeyError, RealmDeactivatedError, RealmNotFoundError, UserDeactivatedError, BadRequestError,
 } from '../errors.ts';
@@ -54,22 +55,12 @@ export async function authenticate(db: Db, subdomain: string, credentials: Basic
     SELECT to_jsonb(u) AS user, to_jsonb(r) AS realm FROM "User" u JOIN "Realm" r ON r.id = u."realmId"
     WHERE u."apiKey" = ${credentials.apiKey}`;
   if (!row || row.user.email.toLowerCase() !== credentials.email.toLowerCase()) throw new InvalidApiKeyError();
-  const user = reviveDates(row.user, ['dateJoined', 'lastActivity']);
-  const realm = reviveDates(row.realm, ['dateCreated']);
+  const user = reviveTimestamps(row.user, ['dateJoined', 'lastActivity']);
+  const realm = reviveTimestamps(row.realm, ['dateCreated']);
   if (realm.stringId !== subdomain) throw new BadRequestError('Account is not associated with this subdomain');
   if (realm.deactivated) throw new RealmDeactivatedError();
   if (!user.isActive) throw new UserDeactivatedError();
   return { user, realm };
-}
-
-/** to_jsonb turns timestamps into strings; give the row its Date fields back. */
-function reviveDates<T>(row: T, fields: (keyof T)[]): T {
-  for (const field of fields) {
-    const value = row[field] as unknown;
-    // PostgreSQL's timestamp(3) has no zone; Prisma stores UTC.
-    if (typeof value === 'string') (row as Record<keyof T, unknown>)[field] = new Date(value.endsWith('Z') ? value : `${value}Z`);
-  }
-  return row;
 }
 
 /** Zulip reports the sending client from the User-Agent's product name (e.g. "ZulipMobile"). */

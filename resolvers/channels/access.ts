@@ -6,6 +6,7 @@ import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { exactInsensitive } from '../text.ts';
+import { reviveTimestamps } from '../rows.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -54,6 +55,25 @@ export async function accessChannelById(db: Reader, user: User, channelId: numbe
 
 export async function findChannelByName(db: Reader, realmId: number, name: string): Promise<Channel | null> {
   return db.channel.findFirst({ where: { realmId, name: exactInsensitive(name.trim()) } });
+}
+
+/**
+ * A channel by ID or name with its active subscribers, in one statement: sending a message needs
+ * both, on the server's hottest path.
+ */
+export async function channelWithSubscribers(
+  db: Reader, realmId: number, target: { id: number } | { name: string },
+): Promise<{ channel: Channel; subscriberIds: number[] } | null> {
+  const id = 'id' in target ? target.id : null;
+  const name = 'name' in target ? target.name.trim() : null;
+  const [row] = await db.$queryRaw<{ channel: Channel; subscribers: number[] }[]>`
+    SELECT to_jsonb(c) AS channel,
+      ARRAY(SELECT s."userId" FROM "Subscription" s WHERE s."channelId" = c.id AND s.active AND s."isUserActive") AS subscribers
+    FROM "Channel" c
+    WHERE c."realmId" = ${realmId} AND (c.id = ${id}::int OR lower(c.name) = lower(${name}::text))
+    LIMIT 1`;
+  if (!row) return null;
+  return { channel: reviveTimestamps(row.channel, ['dateCreated']), subscriberIds: row.subscribers };
 }
 
 export async function accessChannelByName(db: Reader, user: User, name: string): Promise<Channel> {

@@ -3,7 +3,7 @@
 import { Prisma, type Channel, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
-import { findChannelByName, hasContentAccess, isSubscribed } from '../channels/access.ts';
+import { channelWithSubscribers, hasContentAccess, isSubscribed } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
 import { codePointLength, truncateCodePoints, exactInsensitive, toUnixSeconds } from '../text.ts';
@@ -46,19 +46,18 @@ export function normalizeContent(content: string): string {
 async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, topic: string | null | undefined): Promise<Recipient> {
   let target: unknown = Array.isArray(to) ? (to.length === 1 ? to[0] : undefined) : to;
   if (typeof target === 'string' && /^\d+$/.test(target.trim())) target = Number(target.trim());
-  let channel: Channel | null;
+  let found: Awaited<ReturnType<typeof channelWithSubscribers>>;
   if (typeof target === 'number') {
-    channel = await ctx.db.channel.findFirst({ where: { id: target, realmId: ctx.realm.id } });
+    found = await channelWithSubscribers(ctx.db, ctx.realm.id, { id: target });
   } else if (typeof target === 'string' && target.trim()) {
-    channel = await findChannelByName(ctx.db, ctx.realm.id, target);
-    if (!channel) throw StreamDoesNotExistError.byName(target.trim());
+    found = await channelWithSubscribers(ctx.db, ctx.realm.id, { name: target });
+    if (!found) throw StreamDoesNotExistError.byName(target.trim());
   } else {
     throw new BadRequestError('Invalid channel name or ID');
   }
   // The subscribers receive the message; the same list answers whether the sender is one of them.
-  const subscriberIds = channel
-    ? (await ctx.db.subscription.findMany({ where: { channelId: channel.id, active: true, isUserActive: true }, select: { userId: true } })).map((s) => s.userId)
-    : [];
+  const channel = found?.channel ?? null;
+  const subscriberIds = found?.subscriberIds ?? [];
   const subscribed = subscriberIds.includes(sender.id);
   if (typeof target === 'number' && (!channel || !(await hasContentAccess(ctx.db, sender, channel, subscribed)))) {
     throw StreamDoesNotExistError.byId(target);

@@ -33,8 +33,8 @@ let guest: MadeUser;
 let dana: MadeUser; // shares no channel or conversation with the guest
 let botId: number;
 let ownerName: string;
-const ch: Record<string, number> = {};
-const msg: Record<string, number> = {};
+const ch = {} as Record<'general' | 'design' | 'secret' | 'lobby' | 'attic', number>;
+const msg = {} as Record<'mention' | 'plain' | 'emptyTopic' | 'design' | 'attic' | 'dm' | 'groupDm' | 'selfDm', number>;
 
 function options(overrides: Partial<InitialStateOptions> = {}): InitialStateOptions {
   return {

@@ -4,7 +4,7 @@ import { avatarUrlFor, canSeeDeliveryEmail, gravatarUrl } from '../../users/pres
 import { isAdmin, isGuest, isModerator, isOwner, ROLE_GUEST, ROLE_MEMBER } from '../../users/roles.ts';
 import { toUnixSeconds } from '../../text.ts';
 import {
-  INACCESSIBLE_USER_AVATAR_URL, INACCESSIBLE_USER_NAME, LONG_TERM_IDLE_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS,
+  DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, INACCESSIBLE_USER_AVATAR_URL, INACCESSIBLE_USER_NAME, LONG_TERM_IDLE_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS,
 } from './constants.ts';
 import { effectiveSettings } from './settings.ts';
 import type { InitialState, Json } from './state.ts';
@@ -192,7 +192,8 @@ async function presenceState(s: InitialState, state: Json): Promise<void> {
     state.presences = {};
     return;
   }
-  const days = s.options.presenceHistoryLimitDays;
+  const requested = s.options.presenceHistoryLimitDays;
+  const days = Number.isFinite(requested) && requested > 0 ? requested : DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS;
   const since = new Date(Date.now() - days * 86_400_000);
   const [rows, users, accessible] = await Promise.all([
     s.db.userPresence.findMany({
