@@ -6,12 +6,14 @@ import './users.ts';
 import './channels.ts';
 import './messages.ts';
 import './events.ts';
+import './live.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
 import '../resolvers/channels/fields.ts';
 import '../resolvers/messages/fields.ts';
 import '../resolvers/events/fields.ts';
+import '../resolvers/events/live-fields.ts';
 import '../resolvers/typing/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

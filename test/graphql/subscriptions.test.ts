@@ -97,3 +97,58 @@ describe('subscription queueEvents', () => {
     expect(anon.errors).toBeDefined();
   });
 });
+
+/** Collects `count` results of a typed subscription field. */
+function collectField(client: Client, query: string, variables: Record<string, unknown>, field: string, count: number): Promise<{ items: any[]; errors?: unknown }> {
+  return new Promise((resolve) => {
+    const items: any[] = [];
+    const stop = client.subscribe({ query, variables }, {
+      next: (result) => {
+        if (result.errors) { stop(); resolve({ items, errors: result.errors }); return; }
+        items.push((result.data as any)[field]);
+        if (items.length >= count) { stop(); resolve({ items }); }
+      },
+      error: (errors) => resolve({ items, errors }),
+      complete: () => resolve({ items }),
+    });
+  });
+}
+
+describe('subscription newMessages', () => {
+  it('delivers typed messages the viewer receives, filtered by the narrow', async () => {
+    const client = wsClient(bob);
+    const got = collectField(client, 'subscription { newMessages(narrow: [{operator: "is", operand: "dm"}]) { id senderId content flags type } }', {}, 'newMessages', 1);
+    await new Promise((r) => setTimeout(r, 200));
+    await t.client(alice).post('/messages', { type: 'stream', to: 'general', topic: 'not a dm', content: 'skipped' });
+    const id = await sendDirect(t.client(alice), [bob.userId], '**typed**');
+    const { items, errors } = await got;
+    await client.dispose();
+    expect(errors).toBeUndefined();
+    expect(items).toEqual([{ id, senderId: alice.userId, content: '<p><strong>typed</strong></p>', flags: [], type: 'private' }]);
+  });
+
+  it('never delivers messages the viewer did not receive', async () => {
+    const carol = await makeUser(t, { fullName: 'Carol Singer' });
+    const client = wsClient(carol);
+    const got = collectField(client, 'subscription { newMessages { id content } }', {}, 'newMessages', 1);
+    await new Promise((r) => setTimeout(r, 200));
+    await sendDirect(t.client(alice), [bob.userId], 'not for carol');
+    const mine = await sendDirect(t.client(alice), [carol.userId], 'for carol');
+    const { items } = await got;
+    await client.dispose();
+    expect(items.map((m) => m.id)).toEqual([mine]);
+  });
+});
+
+describe('subscription typingNotifications', () => {
+  it('tells the recipient who is typing', async () => {
+    const client = wsClient(bob);
+    const got = collectField(client, 'subscription { typingNotifications { op senderId messageType recipientIds } }', {}, 'typingNotifications', 1);
+    await new Promise((r) => setTimeout(r, 200));
+    await t.client(alice).post('/typing', { op: 'start', to: [bob.userId] });
+    const { items } = await got;
+    await client.dispose();
+    expect(items[0]).toMatchObject({ op: 'start', senderId: alice.userId, messageType: 'direct' });
+    expect(items[0].recipientIds.sort()).toEqual([alice.userId, bob.userId].sort());
+  });
+});

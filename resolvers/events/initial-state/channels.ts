@@ -259,8 +259,9 @@ async function subscriberLists(s: InitialState, channels: Channel[]) {
 
 /** Spectators see the web-public channels as if freshly subscribed, and nothing else. */
 async function spectatorSubscriptions(s: InitialState, state: Json): Promise<void> {
-  const channels = spectatorsAllowed(s) ? (await channelData(s)).channels.filter((c) => c.isWebPublic) : [];
-  const { record } = await channelData(s);
+  const data = await channelData(s);
+  const channels = spectatorsAllowed(s) ? data.channels.filter((c) => c.isWebPublic) : [];
+  const { record } = data;
   state.subscriptions = channels.map((c, i) => ({
     ...record(c),
     color: CHANNEL_ASSIGNMENT_COLORS[i % CHANNEL_ASSIGNMENT_COLORS.length],
