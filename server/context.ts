@@ -21,6 +21,18 @@ export interface RequestFacts {
   signal?: AbortSignal;
 }
 
+// How stale User.lastActivity may get: writing it on every request would double the writes of the
+// busiest endpoints for a value only read at minute-level precision.
+const ACTIVITY_RESOLUTION_MS = 5 * 60_000;
+
+function noteActivity(services: Services, user: { id: number; lastActivity: Date | null }): void {
+  const now = Date.now();
+  if (user.lastActivity && now - user.lastActivity.getTime() < ACTIVITY_RESOLUTION_MS) return;
+  services.db.user
+    .update({ where: { id: user.id }, data: { lastActivity: new Date(now) }, select: { id: true } })
+    .catch(() => {});
+}
+
 export async function createContext(services: Services, facts: RequestFacts): Promise<Context> {
   let realm;
   let user = null;
@@ -28,6 +40,7 @@ export async function createContext(services: Services, facts: RequestFacts): Pr
     const credentials = parseBasicAuth(facts.authorization);
     if (!credentials) throw new InvalidApiKeyError();
     ({ realm, user } = await authenticate(services.db, subdomainForHost(facts.host ?? undefined, services.config), credentials));
+    noteActivity(services, user);
   } else {
     realm = await realmForHost(services.db, facts.host ?? undefined, services.config);
   }

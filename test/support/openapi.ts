@@ -357,6 +357,15 @@ const NEWER_THAN_YAML = new Set([
   'idle_queue_timeout_secs',
   'server_report_message_types',
   'realm_can_set_delete_message_policy_group',
+  'navigation_views',
+  'reminders',
+  'has_provider_token',
+  'channel_folders',
+  // Linkifier records (spec: PATCH /realm/filters/{filter_id}).
+  'example_input',
+  'reverse_template',
+  'alternative_url_templates',
+  'url_options',
 ]);
 
 /**
