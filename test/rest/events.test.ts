@@ -40,6 +40,40 @@ describe('POST /register', () => {
     expect(typeof res.body.queue_id).toBe('string');
   });
 
+  it('returns the whole initial state, valid against Zulip\'s description, for members and guests', async () => {
+    const guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+    for (const client of [t.client(alice), t.client(guest)]) {
+      const res = await client.post('/register', { include_subscribers: 'true', slim_presence: true, client_capabilities: { notification_settings_null: true, bulk_message_deletion: true } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024,
+        server_typing_started_wait_period_milliseconds: 30000, server_typing_stopped_wait_period_milliseconds: 12000,
+        server_typing_started_expiry_period_milliseconds: 45000, realm_empty_topic_display_name: 'general chat',
+      });
+      for (const key of ['realm_users', 'realm_user_groups', 'subscriptions', 'unsubscribed', 'never_subscribed', 'recent_private_conversations', 'navigation_views', 'saved_snippets', 'realm_linkifiers', 'realm_emoji', 'presences', 'user_settings', 'user_status', 'user_topics', 'server_report_message_types', 'has_provider_token', 'unread_msgs']) {
+        expect(res.body, key).toHaveProperty(key);
+      }
+    }
+  });
+
+  it('sends only the fetched types, and no linkifiers without linkifier_url_template', async () => {
+    const res = await t.client(alice).post('/register', { fetch_event_types: ['realm_linkifiers', 'message'] });
+    expect(res.body.realm_linkifiers).toEqual([]);
+    expect(res.body).toHaveProperty('max_message_id');
+    expect(res.body).not.toHaveProperty('realm_users');
+    expect(res.body).not.toHaveProperty('subscriptions');
+  });
+
+  it('lists subscribers with include_subscribers, and private channels only to their members', async () => {
+    await makeChannel(t.client(alice), 'hideout', { invite_only: true });
+    const mine = await t.client(alice).post('/register', { fetch_event_types: ['subscription'], include_subscribers: 'true' });
+    const hideout = mine.body.subscriptions.find((s: { name: string }) => s.name === 'hideout');
+    expect(hideout.subscribers).toEqual([alice.userId]);
+    const theirs = await t.client(carol).post('/register', { fetch_event_types: ['subscription'] });
+    const names = [...theirs.body.subscriptions, ...theirs.body.unsubscribed, ...theirs.body.never_subscribed].map((s: { name: string }) => s.name);
+    expect(names).not.toContain('hideout');
+  });
+
   it('takes an idle_queue_timeout within its bounds', async () => {
     const ok = await t.client(alice).post('/register', { idle_queue_timeout: 3600, fetch_event_types: ['realm'] });
     expect(ok.body.idle_queue_timeout_secs).toBe(3600);
