@@ -4,6 +4,7 @@ import { ChannelType, SubscribeResult, SubscriptionType } from '../../schema/cha
 import { requireUser } from '../../schema/context.ts';
 import { accessChannelById, accessChannelByName, hasContentAccess, hasMetadataAccess } from './access.ts';
 import { subscribe } from './subscribe.ts';
+import { publishSubscribeEvents } from './subscribe-events.ts';
 import { isAdmin } from '../users/roles.ts';
 import { BadRequestError } from '../errors.ts';
 
@@ -105,15 +106,7 @@ builder.mutationFields((t) => ({
         throw new BadRequestError('Invalid principals');
       }
       const { result, created, added } = await subscribe(ctx, actor, { ...args, principals: principals as (number | string)[] | null });
-      for (const channel of created) {
-        const audience = channel.inviteOnly
-          ? added.filter((a) => a.channelId === channel.id).map((a) => a.userId)
-          : (await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true }, select: { id: true } })).map((u) => u.id);
-        ctx.events.publish(ctx.realm.id, audience, { type: 'stream', op: 'create', streams: [{ stream_id: channel.id, name: channel.name }] });
-      }
-      for (const { userId, channelId } of added) {
-        ctx.events.publish(ctx.realm.id, [userId], { type: 'subscription', op: 'add', subscriptions: [{ stream_id: channelId }] });
-      }
+      await publishSubscribeEvents(ctx, created, added);
       return result;
     },
   }),

@@ -1,6 +1,6 @@
 // The one event system. Domain actions call `publish` after their transaction commits; consumers
 // (REST event queues, GraphQL subscriptions) subscribe here. With several server processes the bus
-// is bridged over Redis (see resolvers/events/redis.ts), so consumers never care where an event arose.
+// is bridged over Redis (see resolvers/events/redis/bus.ts), so consumers never care where an event arose.
 
 export interface ParleyEvent {
   type: string;
@@ -12,6 +12,11 @@ export interface Delivery {
   realmId: number;
   userIds: number[];
   event: ParleyEvent;
+  /**
+   * Set when the event arose on another server process (redis/bus.ts). Such deliveries arrive
+   * JSON-decoded, and shared queues have already received them from the process where they arose.
+   */
+  remote?: boolean;
 }
 
 export type DeliveryListener = (delivery: Delivery) => void;

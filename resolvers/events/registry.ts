@@ -1,11 +1,14 @@
-// The event queues of this server process: registration, delivery from the event bus, long-poll
-// fetches with heartbeats, and collection of idle queues. Queues survive a graceful restart: they
-// are saved when the server stops and restored when it starts (see persistence.ts).
-import { randomBytes } from 'node:crypto';
+// The event queues of this server process, when it runs alone (no REDIS_URL): registration,
+// delivery from the event bus, long-poll fetches with heartbeats, and collection of idle queues.
+// Queues survive a graceful restart: they are saved when the server stops and restored when it
+// starts (see persistence.ts). Several processes share their queues through redis/registry.ts.
 import type { Delivery, EventBus } from './bus.ts';
 import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.ts';
 import { shapeForQueue, type MessageEventPayload } from './shape.ts';
-import { BadEventQueueIdError, BadRequestError } from '../errors.ts';
+import { checkIdleTimeout, newQueueId, type EventQueues } from './queues.ts';
+import { BadEventQueueIdError } from '../errors.ts';
+
+export { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MIN_IDLE_QUEUE_TIMEOUT_SECS, MAX_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
 
 export interface RegistryOptions {
   /** How long a poll waits before answering with a heartbeat (Zulip: about 50 s). */
@@ -16,13 +19,7 @@ export interface RegistryOptions {
   emptyTopicDisplayName: (realmId: number) => string;
 }
 
-// Bounds on `idle_queue_timeout` (feature level 481), in seconds: Zulip's default is 10 minutes,
-// and mobile clients keep queues for a week.
-export const DEFAULT_IDLE_QUEUE_TIMEOUT_SECS = 600;
-export const MIN_IDLE_QUEUE_TIMEOUT_SECS = 60;
-export const MAX_IDLE_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600;
-
-export class QueueRegistry {
+export class QueueRegistry implements EventQueues<EventQueue> {
   private queues = new Map<string, EventQueue>();
   private byUser = new Map<number, Set<EventQueue>>();
   private publicListeners = new Map<number, Set<EventQueue>>();
@@ -36,11 +33,8 @@ export class QueueRegistry {
   }
 
   register(realmId: number, userId: number | null, options: QueueOptions): EventQueue {
-    if (options.idleTimeoutSecs < MIN_IDLE_QUEUE_TIMEOUT_SECS || options.idleTimeoutSecs > MAX_IDLE_QUEUE_TIMEOUT_SECS) {
-      throw new BadRequestError(`idle_queue_timeout must be between ${MIN_IDLE_QUEUE_TIMEOUT_SECS} and ${MAX_IDLE_QUEUE_TIMEOUT_SECS} seconds`);
-    }
-    const id = `${Date.now().toString(36)}:${randomBytes(9).toString('base64url')}`;
-    const queue = new EventQueue(id, realmId, userId, options);
+    checkIdleTimeout(options);
+    const queue = new EventQueue(newQueueId(), realmId, userId, options);
     this.add(queue);
     return queue;
   }

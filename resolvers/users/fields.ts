@@ -5,6 +5,8 @@ import { requireUser } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError } from '../errors.ts';
 import { createUser } from './create.ts';
 import { isAdmin } from './roles.ts';
+import { userRecord } from './wire.ts';
+import { isUserInGroup } from '../groups/membership.ts';
 import { exactInsensitive } from '../text.ts';
 
 builder.queryFields((t) => ({
@@ -74,17 +76,16 @@ builder.mutationFields((t) => ({
       const actor = requireUser(ctx);
       if (!isAdmin(actor)) throw new PermissionDeniedError('Must be an organization administrator');
       const user = await createUser(ctx.db, ctx.realm.id, { email: args.email, password: args.password, fullName: args.fullName });
-      ctx.events.publish(ctx.realm.id, await activeUserIds(ctx), {
-        type: 'realm_user',
-        op: 'add',
-        person: { user_id: user.id, email: user.email, full_name: user.fullName },
-      });
+      // Guests who may not see every user do not hear of the newcomer (Zulip withholds it).
+      const others = await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true, id: { not: user.id } }, select: { id: true, role: true, isActive: true } });
+      const audience = [];
+      for (const other of others) {
+        if (other.role !== 600 || (await isUserInGroup(ctx.db, other, ctx.realm.canAccessAllUsersGroupId))) audience.push(other.id);
+      }
+      // The record as an ordinary member sees it.
+      const person = userRecord(user, { viewer: { id: 0, role: 400 }, clientGravatar: false });
+      ctx.events.publish(ctx.realm.id, audience, { type: 'realm_user', op: 'add', person });
       return user.id;
     },
   }),
 }));
-
-async function activeUserIds(ctx: { db: import('../../prisma/database.ts').Db; realm: { id: number } }) {
-  const users = await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true }, select: { id: true } });
-  return users.map((u) => u.id);
-}

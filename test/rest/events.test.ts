@@ -283,3 +283,33 @@ describe('POST /typing', () => {
     expect((await t.client(alice).post('/typing', { op: 'start' })).status).toBe(400);
   });
 });
+
+describe('Events of channel and user actions', () => {
+  it('creating a channel: stream create to members, subscription add to the subscriber, peer_add to others', async () => {
+    const qAlice = await register(t.client(alice), { event_types: ['stream', 'subscription'] });
+    const qCarol = await register(t.client(carol), { event_types: ['stream', 'subscription'] });
+    await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'launch', description: 'new' }] });
+    const aliceEvents = await poll(t.client(alice), qAlice.queue_id);
+    expect(aliceEvents.map((e) => `${e.type}:${e.op}`)).toEqual(['stream:create', 'subscription:add']);
+    expect(aliceEvents[1]!.subscriptions[0]).toMatchObject({ name: 'launch', subscribers: [alice.userId], color: expect.any(String) });
+    const carolEvents = await poll(t.client(carol), qCarol.queue_id);
+    expect(carolEvents.map((e) => `${e.type}:${e.op}`)).toEqual(['stream:create']);
+
+    await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'launch' }], principals: [carol.userId] });
+    const peer = await poll(t.client(alice), qAlice.queue_id, aliceEvents.at(-1)!.id);
+    expect(peer[0]).toMatchObject({ type: 'subscription', op: 'peer_add', user_ids: [carol.userId] });
+  });
+
+  it('a private channel\'s creation reaches only its subscribers', async () => {
+    const qCarol = await register(t.client(carol), { event_types: ['stream'] });
+    await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'bunker' }], invite_only: true });
+    expect(await poll(t.client(carol), qCarol.queue_id)).toEqual([]);
+  });
+
+  it('a new user: realm_user add', async () => {
+    const q = await register(t.client(alice), { event_types: ['realm_user'] });
+    const created = await t.client(t.owner).post('/users', { email: 'fresh@example.com', password: 'fresh-pass', full_name: 'Fresh Face' });
+    const [event] = await poll(t.client(alice), q.queue_id);
+    expect(event).toMatchObject({ type: 'realm_user', op: 'add', person: { user_id: created.body.user_id, full_name: 'Fresh Face', role: 400 } });
+  });
+});

@@ -481,7 +481,7 @@ export function validateEvent(event: ZulipEvent, options: ValidateEventOptions =
   const ofOp = ofType.filter((c) => c.ops === undefined || c.ops.includes(event.op));
   const failures: Failure[] = [];
   for (const candidate of ofOp.length ? ofOp : ofType) {
-    const failure = check(candidate.pointer, event, required);
+    const failure = check(candidate.pointer, withoutNewerFields(event), required);
     if (!failure) return;
     failures.push(failure);
   }

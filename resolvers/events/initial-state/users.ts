@@ -8,6 +8,7 @@ import {
 } from './constants.ts';
 import { effectiveSettings } from './settings.ts';
 import type { InitialState, Json } from './state.ts';
+import { userRecord } from '../../users/wire.ts';
 import { realmUrl } from '../../realm/urls.ts';
 
 const DAY_MS = 86_400_000;
@@ -82,30 +83,10 @@ async function realmUserState(s: InitialState, state: Json): Promise<void> {
       if (!omitInaccessible) active.push(inaccessibleUser(u.id, domain));
       continue;
     }
-    const record: Json = {
-      email: u.email,
-      user_id: u.id,
-      avatar_version: u.avatarVersion,
-      is_admin: isAdmin(u),
-      is_owner: isOwner(u),
-      is_guest: isGuest(u),
-      role: u.role,
-      is_bot: u.isBot,
-      full_name: u.fullName,
-      // Spectators learn only the day someone joined, and not their time zone.
-      ...(viewer ? { timezone: u.timezone } : {}),
-      date_joined: viewer ? u.dateJoined.toISOString() : u.dateJoined.toISOString().slice(0, 10),
-      // Spectators never see real addresses; members per the user's email_address_visibility.
-      delivery_email: viewer && canSeeDeliveryEmail(viewer, u) ? u.deliveryEmail : null,
-    };
     const longTermIdle = (u.lastActivity ?? u.dateJoined).getTime() < idleBefore;
-    if (!avatarOptional || !longTermIdle) record.avatar_url = avatarUrlFor(viewer, u, clientGravatar);
-    if (u.isBot) {
-      record.bot_type = u.botType;
-      record.bot_owner_id = u.botOwnerId;
-    } else if (viewer) {
-      record.profile_data = profiles.get(u.id) ?? {};
-    }
+    const record = userRecord(u, {
+      viewer, clientGravatar, omitAvatarUrl: avatarOptional && longTermIdle, profileData: profiles.get(u.id) ?? {},
+    });
     (u.isActive ? active : inactive).push(record);
   }
   state.realm_users = active;

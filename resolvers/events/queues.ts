@@ -1,0 +1,53 @@
+// What the API layer (register.ts, fields.ts) and the server need from the event queues, whoever
+// keeps them: this process's memory (registry.ts) or Redis, shared by every process
+// (redis/registry.ts). Methods may answer synchronously, so the in-memory path stays synchronous.
+import { randomBytes } from 'node:crypto';
+import type { QueueOptions, QueuedEvent } from './queue.ts';
+import { BadRequestError } from '../errors.ts';
+
+/** One registered queue, as the API layer sees it. */
+export interface QueueHandle {
+  readonly id: string;
+  readonly realmId: number;
+  readonly userId: number | null;
+  readonly options: QueueOptions;
+  /** The newest event's ID when the handle was obtained (-1 for none yet). */
+  readonly lastEventId: number;
+}
+
+export interface EventQueues<Q extends QueueHandle = QueueHandle> {
+  register(realmId: number, userId: number | null, options: QueueOptions): Q | Promise<Q>;
+  /** The caller's queue; someone else's queue is reported exactly like a missing one. */
+  get(queueId: string, userId: number | null): Q | Promise<Q>;
+  /** GET /events: acknowledge up to `lastEventId`, answer with the rest or wait (heartbeat on timeout). */
+  fetch(queue: Q, lastEventId: number | null, dontBlock: boolean, signal?: AbortSignal): Promise<QueuedEvent[]>;
+  /** GraphQL subscription: the events after `afterId`, as they come, without acknowledging them. */
+  stream(queue: Q, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent>;
+  delete(queue: Q): void | Promise<void>;
+  collectIdle(now?: number): number | Promise<number>;
+  /** Answers every waiting poll so the process can exit. */
+  close(): void;
+  /**
+   * Resolves once every event published so far by this process is in its queues. Absent where
+   * delivery is synchronous (in memory); with Redis, responses wait for it, so a client that got an
+   * answer to a request finds that request's events in its queues on any process.
+   */
+  settled?(): Promise<void>;
+}
+
+// Bounds on `idle_queue_timeout` (feature level 481), in seconds: Zulip's default is 10 minutes,
+// and mobile clients keep queues for a week.
+export const DEFAULT_IDLE_QUEUE_TIMEOUT_SECS = 600;
+export const MIN_IDLE_QUEUE_TIMEOUT_SECS = 60;
+export const MAX_IDLE_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600;
+
+export function checkIdleTimeout(options: QueueOptions): void {
+  if (options.idleTimeoutSecs < MIN_IDLE_QUEUE_TIMEOUT_SECS || options.idleTimeoutSecs > MAX_IDLE_QUEUE_TIMEOUT_SECS) {
+    throw new BadRequestError(`idle_queue_timeout must be between ${MIN_IDLE_QUEUE_TIMEOUT_SECS} and ${MAX_IDLE_QUEUE_TIMEOUT_SECS} seconds`);
+  }
+}
+
+/** Unguessable (a queue ID is not a credential, but it should not be enumerable either), sortable by age. */
+export function newQueueId(): string {
+  return `${Date.now().toString(36)}:${randomBytes(9).toString('base64url')}`;
+}

@@ -1,0 +1,106 @@
+// Event queues kept in Redis, shared by every server process: typed calls over the key layout and
+// scripts described in scripts.ts. No waiting and no shaping here; see registry.ts for those.
+import type { ParleyEvent } from '../bus.ts';
+import type { QueueOptions, QueuedEvent } from '../queue.ts';
+import type { QueueHandle } from '../queues.ts';
+import { SCRIPTS, type ScriptName } from './scripts.ts';
+import type { RedisLink } from './link.ts';
+
+/** A queue a delivery reaches, with what shaping needs. */
+export interface QueueTarget {
+  id: string;
+  userId: number | null;
+  options: QueueOptions;
+}
+
+type Arg = string | number;
+
+export class RedisQueueStore {
+  private readonly prefix: string;
+
+  constructor(private readonly link: RedisLink) {
+    this.prefix = link.prefix;
+    // defineCommand runs scripts by SHA and reloads them if Redis lost them (restart, SCRIPT FLUSH).
+    for (const [name, lua] of Object.entries(SCRIPTS)) {
+      if (!(name in link.command)) link.command.defineCommand(name, { lua, numberOfKeys: 0 });
+    }
+  }
+
+  private run(name: ScriptName, ...args: Arg[]): Promise<unknown> {
+    return (this.link.command as unknown as Record<ScriptName, (...a: Arg[]) => Promise<unknown>>)[name](this.prefix, ...args);
+  }
+
+  private meta(id: string): string {
+    return `${this.prefix}q:${id}`;
+  }
+
+  /** The pub/sub channel announcing new events in (or the deletion of) a queue. */
+  wakeChannel(id: string): string {
+    return `${this.prefix}wake:${id}`;
+  }
+
+  async create(queue: QueueHandle, now: number): Promise<void> {
+    const idleMs = queue.options.idleTimeoutSecs * 1000;
+    const meta = this.meta(queue.id);
+    const tx = this.link.command.multi()
+      .hset(meta, { realm: queue.realmId, user: queue.userId ?? '', options: JSON.stringify(queue.options), idle: idleMs, next: 0 })
+      .pexpire(meta, 2 * idleMs)
+      .zadd(`${this.prefix}expiry`, now + idleMs, queue.id);
+    if (queue.userId != null) tx.sadd(`${this.prefix}u:${queue.userId}`, queue.id);
+    if (queue.options.allPublicStreams) tx.sadd(`${this.prefix}public:${queue.realmId}`, queue.id);
+    const results = await tx.exec();
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw failed?.[0] ?? new Error('could not register the event queue in Redis');
+  }
+
+  async get(id: string): Promise<QueueHandle | null> {
+    const [realm, user, options, next] = await this.link.command.hmget(this.meta(id), 'realm', 'user', 'options', 'next');
+    if (realm == null || options == null) return null;
+    return { id, realmId: Number(realm), userId: user ? Number(user) : null, options: JSON.parse(options), lastEventId: Number(next) - 1 };
+  }
+
+  /**
+   * Marks the queue as used now, drops events up to `acknowledge` (if given) and answers the
+   * events after `afterId`; null if the queue does not exist.
+   */
+  async read(id: string, now: number, acknowledge: number | null, afterId: number): Promise<QueuedEvent[] | null> {
+    const reply = (await this.run('parleyQueueRead', id, now, acknowledge ?? '', afterId)) as [number, string[]] | null;
+    if (!reply) return null;
+    const [first, raw] = reply;
+    return raw.map((json, i) => ({ ...JSON.parse(json), id: first + i }));
+  }
+
+  /** The queues a delivery reaches: its users' queues in the realm, and all_public_streams ones. */
+  async targets(realmId: number, userIds: number[], includePublic: boolean): Promise<QueueTarget[]> {
+    const flat = (await this.run('parleyQueueTargets', realmId, includePublic ? '1' : '0', ...userIds)) as string[];
+    const targets: QueueTarget[] = [];
+    for (let i = 0; i < flat.length; i += 3) {
+      targets.push({ id: flat[i]!, userId: flat[i + 1] ? Number(flat[i + 1]) : null, options: JSON.parse(flat[i + 2]!) });
+    }
+    return targets;
+  }
+
+  /** Appends events (queue ID, event) in order; answers their IDs, -1 for queues that are gone. */
+  async append(items: [string, ParleyEvent][]): Promise<number[]> {
+    if (!items.length) return [];
+    return (await this.run('parleyQueueAppend', ...items.flatMap(([id, event]) => [id, JSON.stringify(event)]))) as number[];
+  }
+
+  async push(id: string, event: ParleyEvent): Promise<QueuedEvent | null> {
+    const [eventId] = await this.append([[id, event]]);
+    return eventId == null || eventId < 0 ? null : ({ ...event, id: eventId } as QueuedEvent);
+  }
+
+  async touch(ids: string[], now: number): Promise<void> {
+    if (ids.length) await this.run('parleyQueueTouch', now, ...ids);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.run('parleyQueueDelete', id)) === 1;
+  }
+
+  /** Removes queues idle at `now`, except `keep`; answers how many. */
+  async collect(now: number, keep: string[]): Promise<number> {
+    return (await this.run('parleyQueueCollect', now, ...keep)) as number;
+  }
+}
