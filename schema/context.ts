@@ -2,7 +2,7 @@ import type { Db } from '../prisma/database.ts';
 import type { Realm, User } from '../prisma/generated/client/client.ts';
 import type { Config } from '../server/config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
-import type { QueueRegistry } from '../resolvers/events/registry.ts';
+import type { EventQueues } from '../resolvers/events/queues.ts';
 import { NotLoggedInError } from '../resolvers/errors.ts';
 
 /** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
@@ -10,8 +10,8 @@ export interface Context {
   db: Db;
   config: Config;
   events: EventBus;
-  /** This process's event queues (REST long-poll and GraphQL subscriptions). */
-  queues: QueueRegistry;
+  /** The event queues (REST long-poll and GraphQL subscriptions): this process's, or shared through Redis. */
+  queues: EventQueues;
   /** The organization the request's host names. */
   realm: Realm;
   /** The authenticated user, or null for anonymous access. */

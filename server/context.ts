@@ -3,7 +3,7 @@ import type { Context } from '../schema/context.ts';
 import type { Db } from '../prisma/database.ts';
 import type { Config } from './config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
-import type { QueueRegistry } from '../resolvers/events/registry.ts';
+import type { EventQueues } from '../resolvers/events/queues.ts';
 import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
 import { InvalidApiKeyError } from '../resolvers/errors.ts';
 
@@ -11,7 +11,7 @@ export interface Services {
   db: Db;
   config: Config;
   events: EventBus;
-  queues: QueueRegistry;
+  queues: EventQueues;
 }
 
 export interface RequestFacts {

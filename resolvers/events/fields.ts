@@ -25,8 +25,8 @@ builder.mutationFields((t) => ({
   deleteEventQueue: t.boolean({
     description: 'Deletes one of the viewer\'s event queues.',
     args: { queueId: t.arg.string({ required: true, description: 'The queue.' }) },
-    resolve: (_root, args, ctx) => {
-      ctx.queues.delete(ctx.queues.get(args.queueId, ctx.user?.id ?? null));
+    resolve: async (_root, args, ctx) => {
+      await ctx.queues.delete(await ctx.queues.get(args.queueId, ctx.user?.id ?? null));
       return true;
     },
   }),
@@ -41,8 +41,8 @@ builder.queryFields((t) => ({
       lastEventId: t.arg.int({ description: 'The last event the client has processed.' }),
       dontBlock: t.arg.boolean({ defaultValue: false, description: 'Answer at once, even with no events.' }),
     },
-    resolve: (_root, args, ctx) => {
-      const queue = ctx.queues.get(args.queueId, ctx.user?.id ?? null);
+    resolve: async (_root, args, ctx) => {
+      const queue = await ctx.queues.get(args.queueId, ctx.user?.id ?? null);
       return ctx.queues.fetch(queue, args.lastEventId ?? null, args.dontBlock ?? false, ctx.signal);
     },
   }),
@@ -58,8 +58,8 @@ builder.subscriptionFields((t) => ({
       queueId: t.arg.string({ required: true, description: 'A queue from registerEventQueue.' }),
       lastEventId: t.arg.int({ defaultValue: -1, description: 'The last event the client has processed; older ones are acknowledged.' }),
     },
-    subscribe: (_root, args, ctx) => {
-      const queue = ctx.queues.get(args.queueId, ctx.user?.id ?? null);
+    subscribe: async (_root, args, ctx) => {
+      const queue = await ctx.queues.get(args.queueId, ctx.user?.id ?? null);
       return ctx.queues.stream(queue, args.lastEventId ?? -1, ctx.signal ?? new AbortController().signal);
     },
     resolve: (event) => event,

@@ -3,7 +3,7 @@
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, NotLoggedInError } from '../errors.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../realm/version.ts';
-import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS } from './registry.ts';
+import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
 import type { QueueOptions } from './queue.ts';
 
 export const CLIENT_CAPABILITIES = [
@@ -76,7 +76,7 @@ export async function registerQueue(ctx: Context, input: RegisterInput): Promise
     idleTimeoutSecs: input.idleQueueTimeout ?? DEFAULT_IDLE_QUEUE_TIMEOUT_SECS,
   };
   if (options.allPublicStreams && user && user.role === 600) throw new BadRequestError('User not authorized for this query');
-  const queue = ctx.queues.register(ctx.realm.id, user?.id ?? null, options);
+  const queue = await ctx.queues.register(ctx.realm.id, user?.id ?? null, options);
   try {
     const { buildInitialState } = await import('./initial-state/index.ts');
     const state = await buildInitialState(ctx, user, {
@@ -97,7 +97,8 @@ export async function registerQueue(ctx: Context, input: RegisterInput): Promise
       state: { zulip_feature_level: ZULIP_FEATURE_LEVEL, zulip_version: ZULIP_VERSION, zulip_merge_base: ZULIP_MERGE_BASE, ...state },
     };
   } catch (error) {
-    ctx.queues.delete(queue);
+    // The state's error matters more than a failed cleanup; an orphaned queue expires when idle.
+    await Promise.resolve().then(() => ctx.queues.delete(queue)).catch(() => {});
     throw error;
   }
 }

@@ -207,6 +207,18 @@ describe('Event filtering', () => {
     expect(await poll(t.client(carol), q.queue_id)).toEqual([]);
   });
 
+  it('all_public_streams adds messages of every public channel', async () => {
+    await makeChannel(t.client(alice), 'plaza');
+    const q = await register(t.client(carol), { all_public_streams: true });
+    const id = await sendToChannel(t.client(alice), 'plaza', 'open', 'for all');
+    const events = await poll(t.client(carol), q.queue_id);
+    expect(events.map((e) => e.message?.id)).toEqual([id]);
+    expect(events[0]!.flags).toEqual(['read', 'historical']);
+    const guest = await makeUser(t, { role: 600 });
+    const refused = await t.client(guest).post('/register', { all_public_streams: true });
+    expect(refused.status).toBe(400);
+  });
+
   it('apply_markdown sends rendered HTML', async () => {
     const q = await register(t.client(bob), { apply_markdown: true });
     await sendToChannel(t.client(alice), 'design', 'md', '**bold**');

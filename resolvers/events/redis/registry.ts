@@ -1,0 +1,196 @@
+// Event queues shared by several server processes through Redis (REDIS_URL set).
+//
+// Design: a queue's whole state lives in Redis (store.ts), not in any one process, because a
+// long-poll may reach any process (no sticky sessions) and a process may restart at any time.
+//  - Delivery happens where the event arises: this process looks up the queues the delivery
+//    reaches (per-user index, plus all_public_streams queues), shapes the event for each from the
+//    queue's stored options (shape.ts), and appends the results in one script that allocates each
+//    event's ID as it appends it. No process owns a queue, so there is nothing to hand over or
+//    forward, and a queue registered on one process gets events raised on any other.
+//  - Deliveries leave in publication order: those published while a write is in flight are written
+//    together in the next one, so a queue never sees this process's events out of order.
+//  - A poll that finds nothing subscribes to the queue's wake channel (per queue, so a process only
+//    hears about queues it is waiting on), re-reads, then waits for a wake-up, its heartbeat
+//    timeout or its client leaving. Whichever process appended publishes the wake-up.
+//  - Idle queues are scored by expiry time in a sorted set; any process collects them. Queues a
+//    process is waiting on are in use: it refreshes them before every collection.
+//  - A graceful shutdown only answers this process's waiting polls: queues are already in Redis,
+//    so they outlive the process (database persistence is for the in-memory registry only).
+// Remote bus deliveries (redis/bus.ts) are ignored here: their origin process already appended them.
+import type { Delivery, EventBus, ParleyEvent } from '../bus.ts';
+import type { QueueOptions, QueuedEvent } from '../queue.ts';
+import { shapeForQueue, type MessageEventPayload } from '../shape.ts';
+import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle } from '../queues.ts';
+import type { RegistryOptions } from '../registry.ts';
+import { BadEventQueueIdError } from '../../errors.ts';
+import type { RedisLink } from './link.ts';
+import { RedisQueueStore } from './store.ts';
+
+interface Batch {
+  deliveries: Delivery[];
+  written: Promise<void>;
+  resolve: () => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  const written = new Promise<void>((r) => { resolve = r; });
+  return { deliveries: [], written, resolve };
+}
+
+export class RedisQueueRegistry implements EventQueues {
+  private readonly store: RedisQueueStore;
+  /** This process's waiting polls and subscriptions, by queue: how to end each wait early. */
+  private readonly waiting = new Map<string, Set<() => void>>();
+  private open: Batch | null = null;
+  private writing: Batch | null = null;
+  private closed = false;
+  private readonly gcTimer: NodeJS.Timeout;
+
+  constructor(private readonly link: RedisLink, bus: EventBus, private readonly options: RegistryOptions, private readonly log: (line: string) => void = console.error) {
+    this.store = new RedisQueueStore(link);
+    // Never unsubscribed: deliveries made while the server shuts down still reach the queues, until
+    // the bus itself closes.
+    bus.subscribe((delivery) => {
+      if (!delivery.remote) this.enqueue(delivery);
+    });
+    this.gcTimer = setInterval(() => {
+      this.store.touch([...this.waiting.keys()], Date.now())
+        .then(() => this.collectIdle())
+        .catch((error) => this.log(`could not collect idle event queues: ${error}`));
+    }, options.gcIntervalMs);
+    this.gcTimer.unref();
+  }
+
+  async register(realmId: number, userId: number | null, options: QueueOptions): Promise<QueueHandle> {
+    checkIdleTimeout(options);
+    const queue: QueueHandle = { id: newQueueId(), realmId, userId, options, lastEventId: -1 };
+    await this.store.create(queue, Date.now());
+    return queue;
+  }
+
+  async get(queueId: string, userId: number | null): Promise<QueueHandle> {
+    const queue = await this.store.get(queueId);
+    if (!queue || queue.userId !== userId) throw new BadEventQueueIdError(queueId);
+    return queue;
+  }
+
+  async fetch(queue: QueueHandle, lastEventId: number | null, dontBlock: boolean, signal?: AbortSignal): Promise<QueuedEvent[]> {
+    const events = await this.store.read(queue.id, Date.now(), lastEventId, -1);
+    if (!events) throw new BadEventQueueIdError(queue.id);
+    if (events.length || dontBlock) return events;
+    const waited = await this.wait(queue.id, -1, signal);
+    if (!waited || waited.length || signal?.aborted) return waited ?? [];
+    const heartbeat = await this.store.push(queue.id, { type: 'heartbeat' });
+    return heartbeat ? [heartbeat] : [];
+  }
+
+  async *stream(queue: QueueHandle, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent> {
+    let events = await this.store.read(queue.id, Date.now(), afterId, afterId);
+    let cursor = afterId;
+    while (events && !signal.aborted) {
+      for (const event of events) {
+        cursor = event.id;
+        yield event;
+      }
+      if (signal.aborted || this.closed) return;
+      events = await this.wait(queue.id, cursor, signal);
+      if (events && !events.length && !signal.aborted && !this.closed) {
+        const heartbeat = await this.store.push(queue.id, { type: 'heartbeat' });
+        events = heartbeat ? [heartbeat] : null;
+      }
+    }
+  }
+
+  /**
+   * The events after `afterId`, once there are some, or [] after the heartbeat interval or when the
+   * client leaves; null if the queue is gone.
+   */
+  private async wait(queueId: string, afterId: number, signal?: AbortSignal): Promise<QueuedEvent[] | null> {
+    if (this.closed || signal?.aborted) return [];
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => { wake = resolve; });
+    let waiters = this.waiting.get(queueId);
+    if (!waiters) this.waiting.set(queueId, (waiters = new Set()));
+    waiters.add(wake);
+    const timer = setTimeout(wake, this.options.heartbeatMs);
+    signal?.addEventListener('abort', wake);
+    let unsubscribe: (() => void) | undefined;
+    try {
+      // Subscribe before reading: an event appended after the read then still wakes us.
+      unsubscribe = await this.link.subscribe(this.store.wakeChannel(queueId), wake);
+      const pending = await this.store.read(queueId, Date.now(), null, afterId);
+      if (!pending || pending.length) return pending;
+      await woken;
+      if (signal?.aborted) return [];
+      return await this.store.read(queueId, Date.now(), null, afterId);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', wake);
+      unsubscribe?.();
+      waiters.delete(wake);
+      if (!waiters.size && this.waiting.get(queueId) === waiters) this.waiting.delete(queueId);
+    }
+  }
+
+  async delete(queue: QueueHandle): Promise<void> {
+    // Redis tells every process's waiters (this one's too) over the queue's wake channel.
+    await this.store.delete(queue.id);
+  }
+
+  /** Removes queues idle at `now`, except those this process is waiting on. */
+  collectIdle(now = Date.now()): Promise<number> {
+    return this.store.collect(now, [...this.waiting.keys()]);
+  }
+
+  private enqueue(delivery: Delivery): void {
+    if (!this.open) this.open = newBatch();
+    this.open.deliveries.push(delivery);
+    if (!this.writing) this.writeNext();
+  }
+
+  private writeNext(): void {
+    const batch = this.open;
+    this.open = null;
+    this.writing = batch;
+    if (!batch) return;
+    this.write(batch.deliveries)
+      .catch((error) => this.log(`could not deliver ${batch.deliveries.length} events to their queues: ${error}`))
+      .finally(() => {
+        batch.resolve();
+        this.writeNext();
+      });
+  }
+
+  /** One round trip for the targets of every delivery, one for appending every shaped event. */
+  private async write(deliveries: Delivery[]): Promise<void> {
+    const targets = await Promise.all(deliveries.map(({ realmId, userIds, event }) =>
+      this.store.targets(realmId, userIds, event.type === 'message' && !!(event as MessageEventPayload).public_channel)));
+    const appends: [string, ParleyEvent][] = [];
+    deliveries.forEach((delivery, i) => {
+      if (!targets[i]!.length) return;
+      const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
+      for (const queue of targets[i]!) {
+        for (const event of shapeForQueue(delivery.event, { userId: queue.userId, options: queue.options, emptyTopicDisplayName })) {
+          appends.push([queue.id, event]);
+        }
+      }
+    });
+    await this.store.append(appends);
+  }
+
+  settled(): Promise<void> {
+    return (this.open ?? this.writing)?.written ?? Promise.resolve();
+  }
+
+  /**
+   * Answers this process's waiting polls (with a heartbeat, as the in-memory registry does) and
+   * stops collecting. Deliveries continue until the bus closes; await `settled()` before closing
+   * the Redis link.
+   */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.gcTimer);
+    for (const waiters of this.waiting.values()) for (const wake of waiters) wake();
+  }
+}
