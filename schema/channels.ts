@@ -1,25 +1,15 @@
 import { builder } from './builder.ts';
-import { groupSettingValue } from '../resolvers/groups/membership.ts';
 import { toUnixSeconds } from '../resolvers/text.ts';
-
-// Zulip's deprecated `stream_post_policy`, derived from can_send_message_group for old clients.
-async function streamPostPolicy(db: any, groupId: number | null): Promise<number> {
-  if (groupId == null) return 1;
-  const group = await db.userGroup.findUnique({ where: { id: groupId }, select: { name: true } });
-  switch (group?.name) {
-    case 'role:administrators': return 2;
-    case 'role:fullmembers': return 3;
-    case 'role:moderators': return 4;
-    default: return 1;
-  }
-}
+import { streamPostPolicy, weeklyTraffic } from '../resolvers/channels/wire.ts';
+import { realmGroups, recentChannelTraffic, subscriberCounts, subscribersOfViewerChannels } from './request-cache.ts';
+import type { Context } from './context.ts';
 
 const groupSettingField = (t: any, column: string, description: string) =>
   t.field({
     type: 'JSON',
     description: `${description} A group-setting value: a user group ID, or \`{direct_members, direct_subgroups}\`.`,
     select: { [column]: true },
-    resolve: (channel: any, _args: unknown, ctx: any) => groupSettingValue(ctx.db, channel[column]),
+    resolve: async (channel: any, _args: unknown, ctx: Context) => (await realmGroups(ctx)).settingValue(channel[column]),
   });
 
 export const ChannelType = builder.prismaObject('Channel', {
@@ -43,23 +33,17 @@ export const ChannelType = builder.prismaObject('Channel', {
     isAnnouncementOnly: t.boolean({
       description: 'Deprecated: true when only administrators may post.',
       select: { canSendMessageGroupId: true },
-      resolve: async (c, _a, ctx) => (await streamPostPolicy(ctx.db, c.canSendMessageGroupId)) === 2,
+      resolve: async (c, _a, ctx) => streamPostPolicy(await realmGroups(ctx), c.canSendMessageGroupId) === 2,
     }),
     streamPostPolicy: t.int({
       description: 'Deprecated: 1 anyone, 2 administrators, 3 full members, 4 moderators; see canSendMessageGroup.',
       select: { canSendMessageGroupId: true },
-      resolve: (c, _a, ctx) => streamPostPolicy(ctx.db, c.canSendMessageGroupId),
+      resolve: async (c, _a, ctx) => streamPostPolicy(await realmGroups(ctx), c.canSendMessageGroupId),
     }),
     streamWeeklyTraffic: t.int({
       nullable: true,
       description: 'Average messages a week over the last four weeks; null for channels younger than a week.',
-      resolve: async (c, _a, ctx) => {
-        if (Date.now() - c.dateCreated.getTime() < 7 * 86400_000) return null;
-        const since = new Date(Date.now() - 28 * 86400_000);
-        const count = await ctx.db.message.count({ where: { channelId: c.id, dateSent: { gte: since } } });
-        const weeks = Math.min(4, (Date.now() - c.dateCreated.getTime()) / (7 * 86400_000));
-        return Math.round(count / weeks);
-      },
+      resolve: async (c, _a, ctx) => weeklyTraffic(c, (await recentChannelTraffic(ctx)).get(c.id) ?? 0, Date.now()),
     }),
     canAddSubscribersGroup: groupSettingField(t, 'canAddSubscribersGroupId', 'Who may add subscribers.'),
     canRemoveSubscribersGroup: groupSettingField(t, 'canRemoveSubscribersGroupId', 'Who may remove subscribers.'),
@@ -73,7 +57,7 @@ export const ChannelType = builder.prismaObject('Channel', {
     canSubscribeGroup: groupSettingField(t, 'canSubscribeGroupId', 'Who may subscribe themselves.'),
     subscriberCount: t.int({
       description: 'Active subscribers.',
-      resolve: (c, _a, ctx) => ctx.db.subscription.count({ where: { channelId: c.id, active: true, isUserActive: true } }),
+      resolve: async (c, _a, ctx) => (await subscriberCounts(ctx)).get(c.id) ?? 0,
     }),
   }),
 });
@@ -97,12 +81,7 @@ export const SubscriptionType = builder.prismaObject('Subscription', {
     subscribers: t.intList({
       description: 'User IDs of the channel\'s active subscribers.',
       select: { channelId: true },
-      resolve: async (s, _a, ctx) =>
-        (await ctx.db.subscription.findMany({
-          where: { channelId: s.channelId, active: true, isUserActive: true },
-          select: { userId: true },
-          orderBy: { userId: 'asc' },
-        })).map((r) => r.userId),
+      resolve: async (s, _a, ctx) => (await subscribersOfViewerChannels(ctx)).get(s.channelId) ?? [],
     }),
   }),
 });

@@ -10,8 +10,12 @@ import { schema } from '../schema/index.ts';
 import { maskError, toGraphQLError, asParleyError } from '../schema/errors.ts';
 import { restFacade, type Executor } from '../rest-facade/app.ts';
 import { LocalEventBus, type EventBus } from '../resolvers/events/bus.ts';
-import { QueueRegistry } from '../resolvers/events/registry.ts';
+import { QueueRegistry, type RegistryOptions } from '../resolvers/events/registry.ts';
+import type { EventQueues } from '../resolvers/events/queues.ts';
 import { restoreQueues, saveQueues } from '../resolvers/events/persistence.ts';
+import { RedisLink } from '../resolvers/events/redis/link.ts';
+import { RedisEventBus } from '../resolvers/events/redis/bus.ts';
+import { RedisQueueRegistry } from '../resolvers/events/redis/registry.ts';
 import { createContext, type RequestFacts, type Services } from './context.ts';
 import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
@@ -21,7 +25,7 @@ export interface ParleyServer {
   config: Config;
   database: Database;
   events: EventBus;
-  queues: QueueRegistry;
+  queues: EventQueues;
   httpServer: http.Server;
   /** Starts listening; resolves with the bound port. */
   listen(port?: number, host?: string): Promise<number>;
@@ -32,21 +36,32 @@ type InitialContext = YogaInitialContext & { facts?: RequestFacts };
 
 export async function createParleyServer(config: Config, log: (line: string) => void = console.log): Promise<ParleyServer> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, log });
-  const events: EventBus = new LocalEventBus();
+  // With REDIS_URL, events and queues are shared by every process using that Redis (see
+  // resolvers/events/redis/registry.ts); without it, everything stays in this process.
+  const redis = config.redisUrl ? await RedisLink.connect(config.redisUrl, config.redisPrefix, log) : null;
+  const events: EventBus = redis ? await RedisEventBus.start(redis, log) : new LocalEventBus();
   // The empty topic's display name per realm, for queues of clients that cannot show "".
   const emptyTopicNames = new Map<number, string>();
   for (const realm of await database.prisma.realm.findMany({ select: { id: true, emptyTopicDisplayName: true } })) {
     emptyTopicNames.set(realm.id, realm.emptyTopicDisplayName);
   }
-  const queues = new QueueRegistry(events, {
+  const registryOptions: RegistryOptions = {
     heartbeatMs: config.heartbeatSecs * 1000,
     gcIntervalMs: 30_000,
     emptyTopicDisplayName: (realmId) => emptyTopicNames.get(realmId) ?? 'general chat',
-  });
+  };
+  // In-memory queues are saved to the database across a graceful restart; Redis keeps its own.
+  const memoryQueues = redis ? null : new QueueRegistry(events, registryOptions);
+  const queues: EventQueues = memoryQueues ?? new RedisQueueRegistry(redis!, events, registryOptions, log);
+  // Where delivery is asynchronous (Redis), a response waits until its request's events are in
+  // their queues, so the client finds them there whichever process it polls next.
+  const settled = queues.settled?.bind(queues);
   const services: Services = { db: database.prisma, config, events, queues };
   await ensureFirstRealm(services, log);
-  const restored = await restoreQueues(database.prisma, queues);
-  if (restored) log(`restored ${restored} event queues`);
+  if (memoryQueues) {
+    const restored = await restoreQueues(database.prisma, memoryQueues);
+    if (restored) log(`restored ${restored} event queues`);
+  }
 
   const buildContext = async (facts: RequestFacts): Promise<Context> => {
     try {
@@ -88,6 +103,12 @@ export async function createParleyServer(config: Config, log: (line: string) => 
 
   const app = new Koa();
   app.proxy = true;
+  if (settled) {
+    app.use(async (_ctx, next) => {
+      await next();
+      await settled();
+    });
+  }
   const bodyParser = koaBody({
     multipart: true,
     urlencoded: true,
@@ -157,7 +178,13 @@ export async function createParleyServer(config: Config, log: (line: string) => 
         for (const controller of abortsOf(ctx).values()) controller.abort();
         wsAborts.delete(ctx);
       },
-      execute: (args: any) => args.rootValue.execute(args),
+      execute: settled
+        ? async (args: any) => {
+            const result = await args.rootValue.execute(args);
+            await settled();
+            return result;
+          }
+        : (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
         const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
@@ -197,14 +224,18 @@ export async function createParleyServer(config: Config, log: (line: string) => 
         httpServer.listen(port, host, () => resolve((httpServer.address() as { port: number }).port));
       }),
     close: async () => {
-      // Answer waiting long-polls first, then save the queues so clients resume after a restart.
+      // Answer waiting long-polls first, then save in-memory queues so clients resume after a
+      // restart (queues in Redis outlive this process by themselves).
       queues.close();
-      await saveQueues(database.prisma, queues).catch((error) => log(`could not save event queues: ${error}`));
+      if (memoryQueues) await saveQueues(database.prisma, memoryQueues).catch((error) => log(`could not save event queues: ${error}`));
       await wsCleanup.dispose();
       wsServer.close();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeAllConnections?.();
       await events.close();
+      // Events published by the last requests must reach Redis before the connections close.
+      await settled?.();
+      await redis?.close();
       await database.close();
     },
   };

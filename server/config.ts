@@ -5,7 +5,10 @@ export interface Config {
   /** PostgreSQL URL; absent means embedded PGlite in `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
+  /** Redis URL; set, several server processes share event queues and events through it. */
   redisUrl?: string;
+  /** Starts every Redis key and channel, so deployments (or test servers) can share one Redis. */
+  redisPrefix: string;
   /** The host the root realm is served at; realms with a subdomain live at `<sub>.<rootDomain>`. */
   rootDomain: string;
   externalUrl: string;
@@ -29,6 +32,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.PARLEY_DATA_DIR ?? './data',
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.PARLEY_REDIS_PREFIX || 'parley:',
     rootDomain,
     externalUrl: env.PARLEY_EXTERNAL_URL ?? `http://${rootDomain}:${port}`,
     adminEmail: env.PARLEY_ADMIN_EMAIL ?? 'admin@parley.local',

@@ -14,7 +14,7 @@ export interface GroupLookup {
 const DAY_MS = 86_400_000;
 
 /** Zulip's deprecated stream_post_policy, from the system group allowed to post. */
-function streamPostPolicy(groups: GroupLookup, groupId: number | null): number {
+export function streamPostPolicy(groups: GroupLookup, groupId: number | null): number {
   switch (groups.systemName(groupId)) {
     case 'role:administrators': return 2;
     case 'role:fullmembers': return 3;

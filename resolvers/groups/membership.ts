@@ -87,27 +87,6 @@ export async function activeUserIdsInGroup(db: Reader, groupId: number): Promise
   return rows.map((r) => r.userId);
 }
 
-/**
- * A group-setting value as Zulip's API shows it: a named group's ID, or for an anonymous group the
- * explicit `{direct_members, direct_subgroups}` (deactivated users left out since feature level 303).
- */
-export async function groupSettingValue(db: Reader, groupId: number | null): Promise<number | { direct_members: number[]; direct_subgroups: number[] }> {
-  if (groupId == null) return { direct_members: [], direct_subgroups: [] };
-  const group = await db.userGroup.findUnique({
-    where: { id: groupId },
-    select: {
-      name: true,
-      members: { where: { user: { isActive: true } }, select: { userId: true }, orderBy: { userId: 'asc' } },
-      subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } },
-    },
-  });
-  if (!group || group.name !== null) return groupId;
-  return {
-    direct_members: group.members.map((m) => m.userId),
-    direct_subgroups: group.subgroups.map((s) => s.subgroupId),
-  };
-}
-
 /** Creates the anonymous group backing one setting's explicit set. */
 export async function createAnonymousGroup(
   tx: Prisma.TransactionClient, realmId: number, memberIds: number[], subgroupIds: number[] = [],

@@ -7,12 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { createParleyServer, type ParleyServer } from '../../server/app.ts';
 import { configFromEnv, type Config } from '../../server/config.ts';
 import { ApiClient } from '../support/client.ts';
+import { dropRedisKeys, uniqueRedisPrefix } from '../support/redis.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-restart-'));
 let pgName: string | null = null;
+// With TEST_REDIS_URL the queues live in Redis, which both server generations share.
+const redisUrl = process.env.TEST_REDIS_URL || undefined;
+const redisPrefix = uniqueRedisPrefix('restart');
 
 async function config(): Promise<Config> {
-  const base: Config = { ...configFromEnv({}), dataDir: dir, adminEmail: 'owner@example.com', adminPassword: 'restart-password', heartbeatSecs: 1 };
+  const base: Config = { ...configFromEnv({}), dataDir: dir, adminEmail: 'owner@example.com', adminPassword: 'restart-password', heartbeatSecs: 1, redisUrl, redisPrefix };
   const pgBase = process.env.TEST_DATABASE_URL;
   if (!pgBase) return base;
   if (!pgName) {
@@ -38,6 +42,7 @@ async function start(): Promise<{ server: ParleyServer; client: ApiClient }> {
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
+  if (redisUrl) await dropRedisKeys(redisUrl, redisPrefix);
   if (pgName) {
     const pg = (await import('pg')).default;
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

@@ -175,7 +175,7 @@ describe('Queue lifetime', () => {
   it('idle queues are collected after their timeout', async () => {
     const q = await register(t.client(bob), { idle_queue_timeout: 60 });
     const keep = await register(t.client(bob), { idle_queue_timeout: 3600 });
-    const collected = t.server.queues.collectIdle(Date.now() + 120_000);
+    const collected = await t.server.queues.collectIdle(Date.now() + 120_000);
     expect(collected).toBeGreaterThanOrEqual(1);
     expect((await t.client(bob).get('/events', { queue_id: q.queue_id, dont_block: true })).body.code).toBe('BAD_EVENT_QUEUE_ID');
     expect((await t.client(bob).get('/events', { queue_id: keep.queue_id, dont_block: true })).status).toBe(200);

@@ -1,9 +1,11 @@
 // Starts a real Parley server for a test file, on a fresh database: in-memory PGlite by default,
-// a new PostgreSQL database when TEST_DATABASE_URL is set (dropped again on close).
+// a new PostgreSQL database when TEST_DATABASE_URL is set (dropped again on close). With
+// TEST_REDIS_URL set, event queues and the event bus live in Redis, under a key prefix of its own.
 import { randomBytes } from 'node:crypto';
 import { createParleyServer, type ParleyServer } from '../../server/app.ts';
 import { configFromEnv, type Config } from '../../server/config.ts';
 import { ApiClient, type Credentials } from './client.ts';
+import { dropRedisKeys, uniqueRedisPrefix } from './redis.ts';
 
 export interface TestServer {
   server: ParleyServer;
@@ -41,11 +43,14 @@ async function freshPostgresUrl(base: string): Promise<{ url: string; drop: () =
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const pgBase = process.env.TEST_DATABASE_URL;
   const pgDb = pgBase ? await freshPostgresUrl(pgBase) : null;
+  const redisUrl = process.env.TEST_REDIS_URL || undefined;
   const config: Config = {
     ...configFromEnv({}),
     port: 0,
     databaseUrl: pgDb?.url,
     dataDir: 'memory://',
+    redisUrl,
+    redisPrefix: uniqueRedisPrefix('server'),
     adminEmail: ADMIN_EMAIL,
     adminPassword: ADMIN_PASSWORD,
     realmName: 'Test Org',
@@ -67,6 +72,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     close: async () => {
       await server.close();
       await pgDb?.drop();
+      if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
     },
   };
 }
