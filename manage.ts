@@ -38,7 +38,13 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   const config = configFromEnv();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  let database;
+  try {
+    database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  } catch (error) {
+    console.error((error as Error).message);
+    return 1;
+  }
   const db = database.prisma;
   try {
     const realmOf = async (sub = '') => {

@@ -1,6 +1,7 @@
 // Opens the database: PostgreSQL when a URL is given, otherwise embedded PGlite in a directory.
 // Both speak the same SQL, so one schema, one set of migrations and the same raw queries serve both.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PrismaClient } from './generated/client/client.ts';
 import { applyMigrations, type SqlRunner } from './migrate.ts';
 
@@ -53,10 +54,34 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
   };
 }
 
+/**
+ * PGlite is one process's database: a second process opening the same directory would corrupt it.
+ * A pid file claims the directory; a claim by a process that is gone is taken over.
+ */
+function claimDataDir(dataDir: string): () => void {
+  const lockPath = join(dataDir, 'parley.pid');
+  if (existsSync(lockPath)) {
+    const pid = Number(readFileSync(lockPath, 'utf8'));
+    let alive = false;
+    try {
+      if (pid && pid !== process.pid) { process.kill(pid, 0); alive = true; }
+    } catch {
+      alive = false;
+    }
+    if (alive) throw new Error(`${dataDir} is in use by process ${pid} (PGlite serves one process): stop it first.`);
+  }
+  writeFileSync(lockPath, String(process.pid));
+  return () => rmSync(lockPath, { force: true });
+}
+
 async function openPglite(dataDir: string, log: (line: string) => void): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  let release = () => {};
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+    release = claimDataDir(dataDir);
+  }
   const client = await PGlite.create(dataDir);
   const runner: SqlRunner = {
     exec: async (sql) => { await client.exec(sql); },
@@ -67,6 +92,6 @@ async function openPglite(dataDir: string, log: (line: string) => void): Promise
   return {
     prisma,
     kind: 'pglite',
-    close: async () => { await prisma.$disconnect(); await client.close(); },
+    close: async () => { await prisma.$disconnect(); await client.close(); release(); },
   };
 }

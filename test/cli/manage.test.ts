@@ -1,7 +1,7 @@
 // The management CLI, run as operators run it: a separate process on the server's data directory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,5 +57,21 @@ describe('npm run manage', () => {
     expect(dup.code).toBe(1);
     expect(dup.err).toContain('already in use');
     expect(manage('no-such-command').code).toBe(1);
+  }, 60_000);
+});
+
+describe('The PGlite data directory', () => {
+  it('is refused while another live process holds it', () => {
+    // This test process is alive: pretend it is a running server.
+    writeFileSync(join(dataDir, 'parley.pid'), String(process.pid));
+    try {
+      const res = manage('list-realms');
+      expect(res.code).toBe(1);
+      expect(res.err).toContain('is in use by process');
+    } finally {
+      writeFileSync(join(dataDir, 'parley.pid'), '999999999');
+    }
+    // A claim by a process that is gone is taken over.
+    expect(manage('list-realms').code).toBe(0);
   }, 60_000);
 });
