@@ -116,8 +116,10 @@ function summarise(profile: Profile, top: number) {
   const byArea = new Map<string, number>();
   for (const [name, ms] of self) {
     const file = name.slice(name.lastIndexOf(' ') + 1);
-    const area = file.startsWith('node_modules/') ? file.split('/').slice(0, file.split('/')[1]!.startsWith('@') ? 3 : 2).join('/')
-      : file.includes('/') ? file.split('/')[0]! : file.startsWith('node:') ? 'node internals' : `(${name.split(' ')[0]})`;
+    const area = !name.includes(' ') || name.startsWith('(') ? name
+      : file.startsWith('node_modules/') ? file.split('/').slice(0, file.split('/')[1]!.startsWith('@') ? 3 : 2).join('/')
+      : file.startsWith('node:') ? 'node internals'
+      : file.includes('/') ? `${file.split('/')[0]}/` : file;
     byArea.set(area, (byArea.get(area) ?? 0) + ms);
   }
   return {
@@ -159,6 +161,7 @@ process.on('message', async (message: { id: number; cmd: string; sql?: string; p
       case 'stats': result = await stats(); break;
       case 'gc': await collectGarbage(); result = await stats(); break;
       case 'sql': result = await server.database.prisma.$queryRawUnsafe(message.sql!, ...(message.params ?? [])); break;
+      case 'dropQueues': await dropAllQueues(); result = true; break;
       case 'profileStart': await profileStart(); result = true; break;
       case 'profileStop': result = await profileStop(message.top ?? 15); break;
       case 'stop':

@@ -444,7 +444,60 @@ async function rampUp(server: ChildServer, total: number, start: (from: number, 
 // ---------------------------------------------------------------------------------------------
 // Measurements
 
-interface Memory { base: ServerStats; queues: ServerStats; held: ServerStats }
+/** Server stats along a holding measurement (all after a full GC). */
+interface Memory {
+  /** Warmed up: WARM_QUEUES queues registered and waited on, so first-use allocations are not counted. */
+  base: ServerStats;
+  /** With the queues registered. */
+  queues: ServerStats;
+  /** With the queues waited on (long-polls or subscriptions). */
+  held: ServerStats;
+  /** The clients gone, the queues still registered. */
+  released: ServerStats;
+  /** Every queue deleted. */
+  dropped: ServerStats;
+}
+
+/** Queues registered and waited on before the baseline is taken. */
+const WARM_QUEUES = 200;
+
+/**
+ * One server; WARM_QUEUES queues waited on, then the baseline; `count` queues registered, then
+ * `count` waits opened by `open`; stats at each step (see Memory).
+ */
+async function holdQueues(
+  config: Record<string, unknown>, owners: (k: number) => Credentials, count: number, waits: number, label: string,
+  holder: (server: ChildServer) => { open: (queues: Queue[], from: number, to: number) => void; stop: () => Promise<void> | void },
+): Promise<{ registration: Registration; openSeconds: number; waiting: number; memory: Memory }> {
+  const server = await startServer(config);
+  const warm = holder(server);
+  const main = holder(server);
+  try {
+    const warmQueues = (await registerQueues(server.baseUrl, Array.from({ length: WARM_QUEUES }, (_, k) => owners(k)))).queues;
+    await rampUp(server, WARM_QUEUES, (from, to) => warm.open(warmQueues, from, to), `warm-up ${label}`);
+    const base = await server.settled();
+    const registration = await registerQueues(server.baseUrl, Array.from({ length: count }, (_, k) => owners(k)));
+    const queues = await server.settled();
+    log(`  ${int(count)} queues: RSS ${MiB(base.rss).toFixed(0)} → ${MiB(queues.rss).toFixed(0)} MiB, heap ${MiB(base.heapUsed).toFixed(0)} → ${MiB(queues.heapUsed).toFixed(0)} MiB`);
+    const opened = await rampUp(server, waits, (from, to) => main.open(registration.queues, from, to), label);
+    await sleep(500);
+    const held = await server.settled();
+    log(`  ${int(opened.waiting)} ${label}: RSS ${MiB(held.rss).toFixed(0)} MiB, heap ${MiB(held.heapUsed).toFixed(0)} MiB, ${held.connections} connections`);
+    await main.stop();
+    await warm.stop();
+    if (!(await waitUntil(async () => (await server.stats()).waiting === 0, 30_000))) log(`  ${label}: still waiting after the clients left`);
+    await sleep(500);
+    const released = await server.settled();
+    await server.call('dropQueues');
+    const dropped = await server.settled();
+    log(`  clients gone: heap ${MiB(released.heapUsed).toFixed(0)} MiB; queues deleted: heap ${MiB(dropped.heapUsed).toFixed(0)} MiB`);
+    return { registration, openSeconds: opened.seconds, waiting: held.waiting - base.waiting, memory: { base, queues, held, released, dropped } };
+  } finally {
+    await main.stop();
+    await warm.stop();
+    await server.stop();
+  }
+}
 
 interface IdleResult {
   queues: number;
@@ -458,27 +511,22 @@ interface IdleResult {
 }
 
 async function idleQueues(config: Record<string, unknown>, users: Credentials[], count: number, polls: number): Promise<IdleResult> {
-  const server = await startServer(config);
-  const poller = new Poller(server.baseUrl);
-  try {
-    const base = await server.settled();
-    const owners = Array.from({ length: count }, (_, i) => users[i % users.length]!);
-    const registration = await registerQueues(server.baseUrl, owners);
-    const afterQueues = await server.settled();
-    log(`  ${count.toLocaleString('en-US')} queues: RSS ${MiB(base.rss).toFixed(0)} → ${MiB(afterQueues.rss).toFixed(0)} MiB`);
-    const opened = await rampUp(server, polls, (from, to) => { for (let i = from; i < to; i++) poller.start(registration.queues[i]!); }, 'long-polls');
-    await sleep(500);
-    const held = await server.settled();
-    log(`  ${opened.waiting.toLocaleString('en-US')} long-polls: RSS ${MiB(held.rss).toFixed(0)} MiB, ${held.connections} connections`);
-    if (poller.errors) log(`  poll errors: ${poller.errors}; first: ${poller.firstError}`);
+  let errors = 0;
+  const held = await holdQueues(config, (k) => users[k % users.length]!, count, polls, 'long-polls', (server) => {
+    const poller = new Poller(server.baseUrl);
+    let stopped = false;
     return {
-      queues: count, users: Math.min(users.length, count), polls, waiting: held.waiting, registration,
-      openSeconds: opened.seconds, memory: { base, queues: afterQueues, held }, pollErrors: poller.errors,
+      open: (queues, from, to) => { for (let i = from; i < to; i++) poller.start(queues[i]!); },
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        if (poller.errors) log(`  poll errors: ${poller.errors}; first: ${poller.firstError}`);
+        errors += poller.errors;
+        poller.stop();
+      },
     };
-  } finally {
-    poller.stop();
-    await server.stop();
-  }
+  });
+  return { queues: count, users: Math.min(users.length, count), polls, ...held, pollErrors: errors };
 }
 
 interface WsResult {
@@ -487,39 +535,34 @@ interface WsResult {
   perConnection: number;
   waiting: number;
   registration: Registration;
-  subscribeSeconds: number;
+  openSeconds: number;
   memory: Memory;
   errors: number;
 }
 
 async function wsSubscribers(config: Record<string, unknown>, users: Credentials[], count: number, perConnection: number): Promise<WsResult> {
-  const server = await startServer(config);
-  const subscribers = new Subscribers(server.baseUrl);
-  try {
-    const base = await server.settled();
-    // Queue k belongs to the user of its connection (a connection authenticates as one user).
-    const owners = Array.from({ length: count }, (_, k) => users[Math.floor(k / perConnection) % users.length]!);
-    const registration = await registerQueues(server.baseUrl, owners);
-    const afterQueues = await server.settled();
-    const connections = Math.ceil(count / perConnection);
-    const opened = await rampUp(server, count, (from, to) => {
-      // Whole connections only: `from` and `to` are multiples of perConnection except at the end.
-      const first = Math.ceil(from / perConnection);
-      const last = Math.ceil(to / perConnection);
-      for (let c = first; c < last; c++) subscribers.open(registration.queues.slice(c * perConnection, Math.min(count, (c + 1) * perConnection)));
-    }, `subscriptions (${perConnection} per connection)`);
-    await sleep(500);
-    const held = await server.settled();
-    log(`  ${opened.waiting.toLocaleString('en-US')} subscriptions on ${connections} connections: RSS ${MiB(held.rss).toFixed(0)} MiB`);
-    if (subscribers.errors) log(`  subscription errors: ${subscribers.errors}; first: ${subscribers.firstError}`);
+  let errors = 0;
+  // Queue k belongs to the user of its connection (a connection authenticates as one user).
+  const held = await holdQueues(config, (k) => users[Math.floor(k / perConnection) % users.length]!, count, count, `subscriptions (${perConnection} per connection)`, (server) => {
+    const subscribers = new Subscribers(server.baseUrl);
+    let stopped = false;
     return {
-      subscribers: count, connections, perConnection, waiting: held.waiting, registration,
-      subscribeSeconds: opened.seconds, memory: { base, queues: afterQueues, held }, errors: subscribers.errors,
+      open: (queues, from, to) => {
+        // Whole connections: ramp chunks are multiples of perConnection except at the end.
+        for (let c = Math.ceil(from / perConnection); c < Math.ceil(to / perConnection); c++) {
+          subscribers.open(queues.slice(c * perConnection, Math.min(queues.length, (c + 1) * perConnection)));
+        }
+      },
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        if (subscribers.errors) log(`  subscription errors: ${subscribers.errors}; first: ${subscribers.firstError}`);
+        errors += subscribers.errors;
+        await subscribers.stop();
+      },
     };
-  } finally {
-    await subscribers.stop();
-    await server.stop();
-  }
+  });
+  return { subscribers: count, connections: Math.ceil(count / perConnection), perConnection, ...held, errors };
 }
 
 interface FanoutResult {
@@ -808,8 +851,8 @@ function report(r: EventsReport, totalSeconds: number): string {
       `ephemeral ports ${readSysctl('/proc/sys/net/ipv4/ip_local_port_range')}`,
     '',
     'The server runs in a child process (a fresh one per measurement, same database, in-memory queue registry), the clients in this ' +
-      'process. RSS and heap are the server\'s, after a forced full GC; "per 1,000" is the delta from the freshly started server ' +
-      `divided by the count. Queues are registered with event_types=["message"], ${REGISTER_CONCURRENCY} concurrent clients. ` +
+      'process. RSS and heap are the server\'s, after a forced full GC; "per 1,000" is the delta from a warmed-up server ' +
+      `(${WARM_QUEUES} queues registered and waited on first) divided by the count. Queues are registered with event_types=["message"], ${REGISTER_CONCURRENCY} concurrent clients. ` +
       `Latencies in ms, nearest-rank percentiles over every delivery. Heartbeat every ${HEARTBEAT_SECS} s.`,
     '',
   ];
@@ -818,17 +861,20 @@ function report(r: EventsReport, totalSeconds: number): string {
   if (r.idle) {
     const i = r.idle;
     const m = i.memory;
+    // A queue's own cost plus its poll's.
+    const withPoll = (key: 'rss' | 'heapUsed') => ((m.queues[key] - m.base[key]) / i.queues + (m.held[key] - m.queues[key]) / Math.max(1, i.polls)) * 1000;
     lines.push(
       '| | |', '|---|---:|',
       `| Queues registered (users) | ${int(i.queues)} (${int(i.users)}) |`,
       `| Registration: total time · rate | ${i.registration.seconds.toFixed(1)} s · ${int(i.queues / i.registration.seconds)} queues/s |`,
       `| Registration: p50 / p99 (ms) | ${ms(i.registration.p50)} / ${ms(i.registration.p99)} |`,
       `| Long-polls opened · waiting on the server · time to open | ${int(i.polls)} · ${int(i.waiting)} · ${i.openSeconds.toFixed(1)} s |`,
-      `| Server RSS: fresh → with queues → with queues and polls | ${mib(m.base.rss)} → ${mib(m.queues.rss)} → ${mib(m.held.rss)} |`,
-      `| Server heap used: fresh → with queues → with queues and polls | ${mib(m.base.heapUsed)} → ${mib(m.queues.heapUsed)} → ${mib(m.held.heapUsed)} |`,
+      `| Server RSS: warmed up → with queues → with queues and polls | ${mib(m.base.rss)} → ${mib(m.queues.rss)} → ${mib(m.held.rss)} |`,
+      `| Server heap used: warmed up → with queues → with queues and polls | ${mib(m.base.heapUsed)} → ${mib(m.queues.heapUsed)} → ${mib(m.held.heapUsed)} |`,
       `| **RSS per 1,000 idle queues (no poll)** | **${perThousand(m.queues.rss - m.base.rss, i.queues)}** (heap ${perThousand(m.queues.heapUsed - m.base.heapUsed, i.queues)}) |`,
-      `| **RSS per 1,000 queues with an open long-poll** | **${perThousand(m.held.rss - m.base.rss, i.polls)}** (heap ${perThousand(m.held.heapUsed - m.base.heapUsed, i.polls)}) |`,
+      `| **RSS per 1,000 queues with an open long-poll** | **${mib(withPoll('rss'))}** (heap ${mib(withPoll('heapUsed'))}) |`,
       `| … of which the open long-poll (socket, request, GraphQL execution) | ${perThousand(m.held.rss - m.queues.rss, i.polls)} (heap ${perThousand(m.held.heapUsed - m.queues.heapUsed, i.polls)}) |`,
+      `| Heap freed per 1,000 when the pollers disconnect · when the queues are then deleted | ${perThousand(m.held.heapUsed - m.released.heapUsed, i.polls)} · ${perThousand(m.released.heapUsed - m.dropped.heapUsed, i.queues + WARM_QUEUES)} |`,
       `| Poll errors | ${int(i.pollErrors)} |`,
     );
   }
@@ -843,11 +889,13 @@ function report(r: EventsReport, totalSeconds: number): string {
       head, `|---|${r.ws.map(() => '---:').join('|')}|`,
       row('Subscribers (connections)', (w) => `${int(w.subscribers)} (${int(w.connections)})`),
       row('Subscriptions waiting on the server', (w) => int(w.waiting)),
-      row('Registration time · subscribing time', (w) => `${w.registration.seconds.toFixed(1)} s · ${w.subscribeSeconds.toFixed(1)} s`),
-      row('Server RSS: fresh → with queues → subscribed', (w) => `${mib(w.memory.base.rss)} → ${mib(w.memory.queues.rss)} → ${mib(w.memory.held.rss)}`),
+      row('Registration time · subscribing time', (w) => `${w.registration.seconds.toFixed(1)} s · ${w.openSeconds.toFixed(1)} s`),
+      row('Server RSS: warmed up → with queues → subscribed', (w) => `${mib(w.memory.base.rss)} → ${mib(w.memory.queues.rss)} → ${mib(w.memory.held.rss)}`),
+      row('Server heap used: warmed up → with queues → subscribed', (w) => `${mib(w.memory.base.heapUsed)} → ${mib(w.memory.queues.heapUsed)} → ${mib(w.memory.held.heapUsed)}`),
       row('**RSS per 1,000 subscribers (queue included)**', (w) => `**${perThousand(w.memory.held.rss - w.memory.base.rss, w.subscribers)}**`),
       row('Heap per 1,000 subscribers (queue included)', (w) => perThousand(w.memory.held.heapUsed - w.memory.base.heapUsed, w.subscribers)),
       row('… of which connection + subscription: RSS (heap)', (w) => `${perThousand(w.memory.held.rss - w.memory.queues.rss, w.subscribers)} (${perThousand(w.memory.held.heapUsed - w.memory.queues.heapUsed, w.subscribers)})`),
+      row('Heap freed per 1,000 when the sockets close · when the queues are then deleted', (w) => `${perThousand(w.memory.held.heapUsed - w.memory.released.heapUsed, w.subscribers)} · ${perThousand(w.memory.released.heapUsed - w.memory.dropped.heapUsed, w.subscribers + WARM_QUEUES)}`),
       row('Errors', (w) => int(w.errors)),
     );
   } else lines.push('Skipped (BENCH_WS_SUBSCRIBERS=0).');

@@ -4,13 +4,19 @@ import { createRealm } from '../resolvers/realm/create.ts';
 
 export async function ensureFirstRealm({ db, config }: Services, log: (line: string) => void): Promise<void> {
   if ((await db.realm.count()) > 0) return;
-  await createRealm(db, {
-    stringId: '',
-    name: config.realmName,
-    ownerEmail: config.adminEmail,
-    ownerFullName: 'Administrator',
-    ownerPassword: config.adminPassword ?? null,
-  });
+  try {
+    await createRealm(db, {
+      stringId: '',
+      name: config.realmName,
+      ownerEmail: config.adminEmail,
+      ownerFullName: 'Administrator',
+      ownerPassword: config.adminPassword ?? null,
+    });
+  } catch (error) {
+    // Several processes starting at once on one database: another one created it first.
+    if ((await db.realm.count()) > 0) return;
+    throw error;
+  }
   log(`Created the organization "${config.realmName}" at ${config.externalUrl} with owner ${config.adminEmail}.`);
   if (!config.adminPassword) {
     // The generated password is never shown: the operator sets one or reads the API key instead.
