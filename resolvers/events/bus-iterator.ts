@@ -28,3 +28,35 @@ export async function* deliveriesFor<T>(
     signal.removeEventListener('abort', onAbort);
   }
 }
+
+/**
+ * Runs `produce` with a signal that is aborted when the consumer stops (graphql-ws calls `return()`
+ * when a client unsubscribes or disconnects) or when `outer` aborts. A generator suspended in an
+ * `await` cannot be stopped by `return()` until that await settles, so a subscription waiting for
+ * its next event would otherwise hold its queue wait until the next heartbeat.
+ */
+export function stoppable<T>(produce: (signal: AbortSignal) => AsyncGenerator<T>, outer?: AbortSignal): AsyncIterableIterator<T> {
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort();
+  outer?.addEventListener('abort', onOuterAbort);
+  const inner = produce(controller.signal);
+  const stop = () => {
+    outer?.removeEventListener('abort', onOuterAbort);
+    controller.abort();
+  };
+  return {
+    next: () => inner.next(),
+    return: async (value?: unknown) => {
+      stop();
+      await inner.return(value as never).catch(() => {});
+      return { done: true, value: value as never };
+    },
+    throw: async (error?: unknown) => {
+      stop();
+      return inner.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

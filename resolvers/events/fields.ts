@@ -2,6 +2,7 @@
 import { builder } from '../../schema/builder.ts';
 import { RegisterResultType } from '../../schema/events.ts';
 import { registerQueue } from './register.ts';
+import { stoppable } from './bus-iterator.ts';
 
 builder.mutationFields((t) => ({
   registerEventQueue: t.field({
@@ -60,7 +61,7 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, args, ctx) => {
       const queue = await ctx.queues.get(args.queueId, ctx.user?.id ?? null);
-      return ctx.queues.stream(queue, args.lastEventId ?? -1, ctx.signal ?? new AbortController().signal);
+      return stoppable((signal) => ctx.queues.stream(queue, args.lastEventId ?? -1, signal), ctx.signal);
     },
     resolve: (event) => event,
   }),

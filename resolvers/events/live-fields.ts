@@ -6,7 +6,7 @@ import { MessageType, NarrowTermInput } from '../../schema/messages.ts';
 import { TypingNotification, type TypingShape } from '../../schema/live.ts';
 import type { MessageView } from '../messages/present.ts';
 import { matchesNarrow, type MessageEventPayload } from './shape.ts';
-import { deliveriesFor } from './bus-iterator.ts';
+import { deliveriesFor, stoppable } from './bus-iterator.ts';
 import { BadRequestError } from '../errors.ts';
 
 const SUPPORTED = new Set(['channel', 'stream', 'topic', 'sender', 'is']);
@@ -22,12 +22,12 @@ builder.subscriptionFields((t) => ({
         if (!SUPPORTED.has(term.operator)) throw new BadRequestError(`Invalid narrow operator: unknown operator ${term.operator}`);
         return [term.operator, String(term.operand)] as [string, string];
       });
-      return deliveriesFor<MessageView>(ctx.events, (delivery) => {
+      return stoppable((signal) => deliveriesFor<MessageView>(ctx.events, (delivery) => {
         if (delivery.realmId !== viewer.realmId || delivery.event.type !== 'message' || !delivery.userIds.includes(viewer.id)) return undefined;
         const { message, flags_by_user: flags } = delivery.event as MessageEventPayload;
         if (!matchesNarrow(narrow, message)) return undefined;
         return { ...message, flags: flags[viewer.id] ?? [] };
-      }, ctx.signal ?? new AbortController().signal);
+      }, signal), ctx.signal);
     },
     resolve: (message) => message,
   }),
@@ -37,7 +37,7 @@ builder.subscriptionFields((t) => ({
     args: { streamId: t.arg.int({ description: 'Only typing in this channel.' }) },
     subscribe: (_root, args, ctx) => {
       const viewer = requireUser(ctx);
-      return deliveriesFor<TypingShape>(ctx.events, (delivery) => {
+      return stoppable((signal) => deliveriesFor<TypingShape>(ctx.events, (delivery) => {
         const e = delivery.event as Record<string, any>;
         if (delivery.realmId !== viewer.realmId || e.type !== 'typing' || !delivery.userIds.includes(viewer.id)) return undefined;
         if (args.streamId != null && e.stream_id !== args.streamId) return undefined;
@@ -46,7 +46,7 @@ builder.subscriptionFields((t) => ({
           streamId: e.stream_id ?? null, topic: e.topic ?? null,
           recipientIds: (e.recipients ?? []).map((r: { user_id: number }) => r.user_id),
         };
-      }, ctx.signal ?? new AbortController().signal);
+      }, signal), ctx.signal);
     },
     resolve: (typing) => typing,
   }),

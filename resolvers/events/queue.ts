@@ -80,6 +80,11 @@ export class EventQueue {
     this.lastAccess = Date.now();
   }
 
+  /** How many polls or subscriptions are waiting on this queue right now. */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
   /** A queue someone is waiting on is in use, however long ago it was polled. */
   isIdle(now: number): boolean {
     return this.waiters.size === 0 && now - this.lastAccess > this.options.idleTimeoutSecs * 1000;
