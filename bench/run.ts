@@ -12,6 +12,8 @@
 // Environment: BENCH_DB=pglite|postgres|both (both), BENCH_MESSAGES (2000), BENCH_SEED (100000),
 // BENCH_GETS (200 per narrow), BENCH_CONCURRENCY (8), BENCH_POST_SECONDS (cap per POST run, 90),
 // BENCH_PG_URL (postgresql://postgres@127.0.0.1:5432/test), BENCH_PGLITE_DIR (a temporary directory).
+// The event-system benchmark (bench/events.ts) runs after this one with BENCH_EVENTS=1, instead of it
+// with BENCH_ONLY=events.
 import http from 'node:http';
 import os from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -374,13 +376,21 @@ function report(results: DbResult[], totalSeconds: number): string {
 
 // ---------------------------------------------------------------------------------------------
 
-const started = performance.now();
-const kinds: Kind[] = DB_CHOICE === 'both' ? ['pglite', 'postgres'] : [DB_CHOICE as Kind];
-const results: DbResult[] = [];
-for (const kind of kinds) results.push(await benchDatabase(kind));
-const markdown = report(results, (performance.now() - started) / 1000);
-console.log(markdown);
-mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results', 'latest.md'), markdown);
-log(`written to ${join('bench', 'results', 'latest.md')}`);
+const ONLY = (env.BENCH_ONLY ?? '').toLowerCase();
+if (ONLY && ONLY !== 'events') throw new Error('BENCH_ONLY must be events (or unset)');
+if (ONLY !== 'events') {
+  const started = performance.now();
+  const kinds: Kind[] = DB_CHOICE === 'both' ? ['pglite', 'postgres'] : [DB_CHOICE as Kind];
+  const results: DbResult[] = [];
+  for (const kind of kinds) results.push(await benchDatabase(kind));
+  const markdown = report(results, (performance.now() - started) / 1000);
+  console.log(markdown);
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(join(here, 'results', 'latest.md'), markdown);
+  log(`written to ${join('bench', 'results', 'latest.md')}`);
+}
+if (ONLY === 'events' || env.BENCH_EVENTS === '1') {
+  const { runEventsBench } = await import('./events.ts');
+  await runEventsBench();
+}
 process.exit(0);

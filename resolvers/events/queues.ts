@@ -13,6 +13,8 @@ export interface QueueHandle {
   readonly options: QueueOptions;
   /** The newest event's ID when the handle was obtained (-1 for none yet). */
   readonly lastEventId: number;
+  /** How many of this process's polls and subscriptions are waiting on the queue right now. */
+  readonly waiting: number;
 }
 
 export interface EventQueues<Q extends QueueHandle = QueueHandle> {

@@ -83,8 +83,10 @@ export class QueueRegistry implements EventQueues<EventQueue> {
     while (!signal.aborted && this.queues.has(queue.id)) {
       const events = await queue.wait(this.options.heartbeatMs, cursor, signal);
       if (!events.length && !signal.aborted && this.queues.has(queue.id)) {
-        yield queue.push({ type: 'heartbeat' });
-        cursor = queue.lastEventId;
+        // The heartbeat's own ID: an event queued while the consumer handles it must still follow.
+        const heartbeat = queue.push({ type: 'heartbeat' });
+        cursor = heartbeat.id;
+        yield heartbeat;
         continue;
       }
       for (const event of events) {

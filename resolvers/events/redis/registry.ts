@@ -24,7 +24,7 @@ import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle } from
 import type { RegistryOptions } from '../registry.ts';
 import { BadEventQueueIdError } from '../../errors.ts';
 import type { RedisLink } from './link.ts';
-import { RedisQueueStore } from './store.ts';
+import { RedisQueueStore, type StoredQueue } from './store.ts';
 
 interface Batch {
   deliveries: Delivery[];
@@ -64,15 +64,20 @@ export class RedisQueueRegistry implements EventQueues {
 
   async register(realmId: number, userId: number | null, options: QueueOptions): Promise<QueueHandle> {
     checkIdleTimeout(options);
-    const queue: QueueHandle = { id: newQueueId(), realmId, userId, options, lastEventId: -1 };
+    const queue: StoredQueue = { id: newQueueId(), realmId, userId, options, lastEventId: -1 };
     await this.store.create(queue, Date.now());
-    return queue;
+    return this.handle(queue);
   }
 
   async get(queueId: string, userId: number | null): Promise<QueueHandle> {
     const queue = await this.store.get(queueId);
     if (!queue || queue.userId !== userId) throw new BadEventQueueIdError(queueId);
-    return queue;
+    return this.handle(queue);
+  }
+
+  private handle(queue: StoredQueue): QueueHandle {
+    const waiting = this.waiting;
+    return { ...queue, get waiting() { return waiting.get(queue.id)?.size ?? 0; } };
   }
 
   async fetch(queue: QueueHandle, lastEventId: number | null, dontBlock: boolean, signal?: AbortSignal): Promise<QueuedEvent[]> {

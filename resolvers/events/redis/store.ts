@@ -6,6 +6,9 @@ import type { QueueHandle } from '../queues.ts';
 import { SCRIPTS, type ScriptName } from './scripts.ts';
 import type { RedisLink } from './link.ts';
 
+/** A queue as stored: everything but what only a process knows (its waiters). */
+export type StoredQueue = Omit<QueueHandle, 'waiting'>;
+
 /** A queue a delivery reaches, with what shaping needs. */
 export interface QueueTarget {
   id: string;
@@ -39,7 +42,7 @@ export class RedisQueueStore {
     return `${this.prefix}wake:${id}`;
   }
 
-  async create(queue: QueueHandle, now: number): Promise<void> {
+  async create(queue: StoredQueue, now: number): Promise<void> {
     const idleMs = queue.options.idleTimeoutSecs * 1000;
     const meta = this.meta(queue.id);
     const tx = this.link.command.multi()
@@ -53,7 +56,7 @@ export class RedisQueueStore {
     if (!results || failed) throw failed?.[0] ?? new Error('could not register the event queue in Redis');
   }
 
-  async get(id: string): Promise<QueueHandle | null> {
+  async get(id: string): Promise<StoredQueue | null> {
     const [realm, user, options, next] = await this.link.command.hmget(this.meta(id), 'realm', 'user', 'options', 'next');
     if (realm == null || options == null) return null;
     return { id, realmId: Number(realm), userId: user ? Number(user) : null, options: JSON.parse(options), lastEventId: Number(next) - 1 };
