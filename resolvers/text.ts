@@ -26,3 +26,8 @@ export function toUnixSeconds(date: Date): number {
 export function exactInsensitive(value: string): { equals: string; mode: 'insensitive' } {
   return { equals: value.replace(/[\\%_]/g, (c) => `\\${c}`), mode: 'insensitive' };
 }
+
+/** Every ID column is a 32-bit serial: anything else cannot name a row (and would fail in SQL). */
+export function isDbId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647;
+}

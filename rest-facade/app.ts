@@ -7,7 +7,7 @@ import type { Route } from './route.ts';
 import { defaultVariables } from './route.ts';
 import { collectRawParams, decodeParams } from './params.ts';
 import { envelopeForError, envelopeForGraphQLErrors, errorEnvelope, successEnvelope, type Envelope } from './errors.ts';
-import { NotLoggedInError, NotFoundError, ParleyError } from '../resolvers/errors.ts';
+import { BadRequestError, NotLoggedInError, NotFoundError, ParleyError } from '../resolvers/errors.ts';
 import type { RequestFacts } from '../server/context.ts';
 
 export type Executor = (document: DocumentNode, variables: Record<string, unknown>, facts: RequestFacts) => Promise<ExecutionResult>;
@@ -84,7 +84,13 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
   // Zulip checks credentials before parameters: an anonymous caller learns nothing about them.
   if (!route.public && !facts.authorization) throw new NotLoggedInError();
   const pathParams: Record<string, string> = {};
-  entry.pathParamNames.forEach((name, i) => { pathParams[name] = decodeURIComponent(match[i + 1]!); });
+  entry.pathParamNames.forEach((name, i) => {
+    try {
+      pathParams[name] = decodeURIComponent(match[i + 1]!);
+    } catch {
+      throw new BadRequestError('Invalid URL encoding');
+    }
+  });
   const raw = collectRawParams(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body);
   const { values, ignored } = decodeParams(route.params, raw, pathParams);
   const variables = route.variables ? route.variables(values) : defaultVariables(values);

@@ -1,13 +1,13 @@
 // Resolving `principals` (user IDs or API emails) to active users of the realm.
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
-import { exactInsensitive } from '../text.ts';
+import { exactInsensitive, isDbId } from '../text.ts';
 
 export async function resolvePrincipals(tx: Prisma.TransactionClient, realmId: number, principals: (number | string)[]): Promise<User[]> {
   const users: User[] = [];
   for (const principal of principals) {
     const user = typeof principal === 'number'
-      ? await tx.user.findFirst({ where: { id: principal, realmId } })
+      ? !isDbId(principal) ? null : await tx.user.findFirst({ where: { id: principal, realmId } })
       : await tx.user.findFirst({ where: { realmId, email: exactInsensitive(principal) } });
     // Unknown and deactivated principals get the same answer (400 since feature level 208).
     if (!user || !user.isActive) {

@@ -75,7 +75,8 @@ export async function registerQueue(ctx: Context, input: RegisterInput): Promise
     capabilities: parseCapabilities(input.clientCapabilities),
     idleTimeoutSecs: input.idleQueueTimeout ?? DEFAULT_IDLE_QUEUE_TIMEOUT_SECS,
   };
-  if (options.allPublicStreams && user && user.role === 600) throw new BadRequestError('User not authorized for this query');
+  // Guests and spectators may not follow every public channel (spectators see web-public ones only).
+  if (options.allPublicStreams && (!user || user.role === 600)) throw new BadRequestError('User not authorized for this query');
   const queue = await ctx.queues.register(ctx.realm.id, user?.id ?? null, options);
   try {
     const { buildInitialState } = await import('./initial-state/index.ts');

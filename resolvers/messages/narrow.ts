@@ -7,7 +7,7 @@ import { Prisma, type Realm, type User } from '../../prisma/generated/client/cli
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
 import { findChannelByName, hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
-import { exactInsensitive } from '../text.ts';
+import { exactInsensitive, isDbId } from '../text.ts';
 
 export interface NarrowTerm {
   operator: string;
@@ -70,6 +70,7 @@ function asUserRef(term: NarrowTerm): number | string {
 
 async function resolveUser(db: Db, realm: Realm, viewer: User, ref: number | string, operator: string): Promise<number> {
   if (ref === 'me') return viewer.id;
+  if (typeof ref === 'number' && !isDbId(ref)) throw new BadNarrowError(`unknown user in '${operator}'`);
   const user = typeof ref === 'number'
     ? await db.user.findFirst({ where: { id: ref, realmId: realm.id }, select: { id: true } })
     : await db.user.findFirst({ where: { realmId: realm.id, email: exactInsensitive(ref) }, select: { id: true } });
@@ -108,7 +109,9 @@ export async function compileNarrow(db: Db, realm: Realm, viewer: User, terms: N
     switch (term.operator) {
       case 'channel': {
         const { operand } = term;
-        const channel = typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))
+        const numeric = typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand));
+        if (numeric && !isDbId(Number(operand))) throw new BadNarrowError('unknown channel');
+        const channel = numeric
           ? await db.channel.findFirst({ where: { id: Number(operand), realmId: realm.id } })
           : typeof operand === 'string' ? await findChannelByName(db, realm.id, operand) : null;
         if (typeof operand !== 'number' && typeof operand !== 'string') throw new BadNarrowError("invalid operand for 'channel'");
@@ -165,7 +168,7 @@ export async function compileNarrow(db: Db, realm: Realm, viewer: User, terms: N
       }
       case 'id': {
         const id = Number(term.operand);
-        if (!Number.isSafeInteger(id)) throw new BadNarrowError("invalid operand for 'id'");
+        if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'id'");
         // A single message by ID is findable wherever the viewer may read it.
         if (!term.negated) channelWide = true;
         cond = Prisma.sql`m.id = ${id}`;
@@ -176,7 +179,7 @@ export async function compileNarrow(db: Db, realm: Realm, viewer: User, terms: N
         continue;
       case 'with': {
         const id = Number(term.operand);
-        if (!Number.isSafeInteger(id)) throw new BadNarrowError("invalid operand for 'with'");
+        if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'with'");
         const message = await db.message.findFirst({ where: { id, realmId: realm.id }, select: { channelId: true, topic: true, directConversationId: true } });
         if (!message) { cond = Prisma.sql`FALSE`; break; }
         if (message.channelId != null) {

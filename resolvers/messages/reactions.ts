@@ -4,6 +4,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError, ReactionAlreadyExistsError, ReactionDoesNotExistError } from '../errors.ts';
 import { unicodeEmojiByName, unicodeEmojiNameForCode } from '../emoji/unicode.ts';
 import { accessMessage, messageAudience } from './access.ts';
+import { isDbId } from '../text.ts';
 
 export interface ReactionInput {
   emojiName?: string | null;
@@ -36,7 +37,7 @@ async function resolveEmoji(ctx: Context, input: ReactionInput, requireName: boo
   }
   if (type === 'realm_emoji') {
     const custom = input.emojiCode && /^\d+$/.test(input.emojiCode)
-      ? await ctx.db.customEmoji.findFirst({ where: { realmId: ctx.realm.id, id: Number(input.emojiCode) } })
+      ? !isDbId(Number(input.emojiCode)) ? null : await ctx.db.customEmoji.findFirst({ where: { realmId: ctx.realm.id, id: Number(input.emojiCode) } })
       : name ? await ctx.db.customEmoji.findFirst({ where: { realmId: ctx.realm.id, name } }) : null;
     if (!custom || (requireName && custom.deactivated)) throw new BadRequestError(`Emoji '${name ?? input.emojiCode}' does not exist`);
     return { name: custom.name, code: String(custom.id), type };

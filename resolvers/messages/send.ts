@@ -6,7 +6,7 @@ import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { channelWithSubscribers, hasContentAccess, isSubscribed } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
-import { codePointLength, truncateCodePoints, exactInsensitive, toUnixSeconds } from '../text.ts';
+import { codePointLength, truncateCodePoints, exactInsensitive, toUnixSeconds, isDbId } from '../text.ts';
 import { renderForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { DIRECT_RECIPIENT_ID_OFFSET, type MessageView } from './present.ts';
@@ -48,6 +48,7 @@ async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, 
   if (typeof target === 'string' && /^\d+$/.test(target.trim())) target = Number(target.trim());
   let found: Awaited<ReturnType<typeof channelWithSubscribers>>;
   if (typeof target === 'number') {
+    if (!isDbId(target)) throw StreamDoesNotExistError.byId(target);
     found = await channelWithSubscribers(ctx.db, ctx.realm.id, { id: target });
   } else if (typeof target === 'string' && target.trim()) {
     found = await channelWithSubscribers(ctx.db, ctx.realm.id, { name: target });
@@ -93,6 +94,8 @@ async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown): 
   const bad = refs.find((r) => typeof r !== 'number' && typeof r !== 'string');
   if (bad !== undefined) throw new BadRequestError('Invalid recipients');
   const ids = refs.filter((r): r is number => typeof r === 'number');
+  const impossible = ids.find((id) => !isDbId(id));
+  if (impossible !== undefined) throw new BadRequestError(`Invalid user ID ${impossible}`);
   const emails = refs.filter((r): r is string => typeof r === 'string');
   // One query for all recipients, however they were named.
   const found = await ctx.db.user.findMany({

@@ -46,3 +46,27 @@ describe('Every route answers bad input with a Zulip error, never a 500', () => 
     }, 120_000);
   }
 });
+
+describe('IDs that cannot name a row are refused, not a 500', () => {
+  const HUGE = [2147483648, 99999999999, -1, 0];
+  it('in message recipients, narrows, principals and reactions', async () => {
+    const client = new ApiClient(t.baseUrl, t.owner, undefined, false);
+    const attempts: [string, string, Record<string, unknown>][] = [];
+    for (const id of HUGE) {
+      attempts.push(['POST', '/messages', { type: 'stream', to: id, topic: 't', content: 'x' }]);
+      attempts.push(['POST', '/messages', { type: 'stream', to: '1.5', topic: 't', content: 'x' }]);
+      attempts.push(['POST', '/messages', { type: 'direct', to: [id], content: 'x' }]);
+      for (const operator of ['id', 'sender', 'with', 'channel', 'dm', 'dm-including']) {
+        attempts.push(['GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator, operand: id }] }]);
+      }
+      attempts.push(['POST', '/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [id] }]);
+      attempts.push(['POST', `/messages/${messageId}/reactions`, { emoji_name: 'x', reaction_type: 'realm_emoji', emoji_code: String(id) }]);
+    }
+    attempts.push(['GET', '/users/%E0%A4%A', {}]);
+    for (const [method, path, params] of attempts) {
+      const res = await client.request(method, path, params, method === 'GET' ? 'query' : 'urlencoded');
+      expect(res.status, `${method} ${path} ${JSON.stringify(params)} → ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.result).toBe('error');
+    }
+  });
+});
