@@ -5,11 +5,11 @@ import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, StreamDoesNotExistError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
-import { hasContentAccess } from '../channels/access.ts';
+import { hasContentAccess, historyIsPublicTo, isSubscribed } from '../channels/access.ts';
 import { toUnixSeconds, exactInsensitive } from '../text.ts';
 import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';
-import { normalizeContent } from './send.ts';
+import { checkCanPost, normalizeContent } from './send.ts';
 import { renderForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 
@@ -88,6 +88,8 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
       targetChannel = await ctx.db.channel.findFirst({ where: { id: input.streamId, realmId: realm.id } });
       if (!targetChannel || !(await hasContentAccess(ctx.db, user, targetChannel))) throw StreamDoesNotExistError.byId(input.streamId);
       if (targetChannel.isArchived) throw new BadRequestError('Invalid channel ID');
+      // Moving messages into a channel is posting there.
+      await checkCanPost(ctx, user, targetChannel, await isSubscribed(ctx.db, user.id, targetChannel.id));
     }
     await checkCanMove(ctx, user, message, channel, targetChannel?.id ?? null, newTopic != null);
     checkTopicAllowed(newTopic ?? message.topic, targetChannel ?? channel, realm);
@@ -96,18 +98,30 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
   const now = new Date();
   const audienceBefore = await messageAudience(ctx.db, messageId);
   const moving = newTopic != null || targetChannel != null;
+  let ids = [messageId];
+  if (moving && propagateMode !== 'change_one') {
+    const siblings = await ctx.db.message.findMany({
+      where: {
+        channelId: channel!.id,
+        topic: exactInsensitive(message.topic),
+        ...(propagateMode === 'change_later' ? { id: { gte: messageId } } : {}),
+      },
+      select: { id: true },
+    });
+    ids = siblings.map((s) => s.id);
+  }
+  // A move to another channel changes who may read the messages: Zulip removes them from users
+  // who cannot read the new channel and gives them to its subscribers.
+  const access = targetChannel ? await accessAfterMove(ctx, targetChannel, ids) : null;
   const movedIds = await ctx.db.$transaction(async (tx) => {
-    let ids = [messageId];
-    if (moving && propagateMode !== 'change_one') {
-      const siblings = await tx.message.findMany({
-        where: {
-          channelId: channel!.id,
-          topic: exactInsensitive(message.topic),
-          ...(propagateMode === 'change_later' ? { id: { gte: messageId } } : {}),
-        },
-        select: { id: true },
-      });
-      ids = siblings.map((s) => s.id);
+    if (access) {
+      if (access.losing.length) await tx.userMessage.deleteMany({ where: { messageId: { in: ids }, userId: { in: access.losing } } });
+      if (access.gaining.length) {
+        await tx.userMessage.createMany({
+          data: access.gaining.flatMap((userId) => ids.map((messageId) => ({ userId, messageId, read: true }))),
+          skipDuplicates: true,
+        });
+      }
     }
     for (const id of ids) {
       const current = id === messageId ? message : await tx.message.findUniqueOrThrow({ where: { id } });
@@ -172,7 +186,27 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
     if (newTopic != null) event.subject = newTopic;
     if (targetChannel) event.new_stream_id = targetChannel.id;
   }
-  const audience = new Set(audienceBefore);
+  if (access?.losing.length) {
+    ctx.events.publish(realm.id, access.losing, {
+      type: 'delete_message', message_ids: movedIds, message_type: 'stream', stream_id: channel!.id, topic: message.topic,
+    });
+  }
+  const audience = new Set(audienceBefore.filter((id) => !access?.losing.includes(id)));
   if (targetChannel) for (const id of await messageAudience(ctx.db, messageId)) audience.add(id);
   ctx.events.publish(realm.id, [...audience], event as { type: string });
+}
+
+/** Who loses and who gains UserMessage rows when messages move into `target`. */
+async function accessAfterMove(ctx: Context, target: Channel, messageIds: number[]): Promise<{ losing: number[]; gaining: number[] }> {
+  const [holders, subscribers] = await Promise.all([
+    ctx.db.userMessage.findMany({ where: { messageId: { in: messageIds } }, select: { userId: true }, distinct: ['userId'] }),
+    ctx.db.subscription.findMany({ where: { channelId: target.id, active: true, isUserActive: true }, select: { userId: true } }),
+  ]);
+  const subscribed = new Set(subscribers.map((s) => s.userId));
+  const holderIds = holders.map((h) => h.userId);
+  const users = await ctx.db.user.findMany({ where: { id: { in: holderIds } } });
+  const losing = users.filter((u) => !subscribed.has(u.id) && !historyIsPublicTo(target, u, false)).map((u) => u.id);
+  const holding = new Set(holderIds);
+  const gaining = [...subscribed].filter((id) => !holding.has(id));
+  return { losing, gaining };
 }

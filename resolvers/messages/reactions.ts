@@ -54,13 +54,23 @@ export async function addReaction(ctx: Context, user: User, messageId: number, i
     where: { messageId_userId_emojiCode_reactionType: { messageId, userId: user.id, emojiCode: emoji.code, reactionType: emoji.type } },
   });
   if (existing) throw new ReactionAlreadyExistsError();
-  await ctx.db.$transaction(async (tx) => {
-    await tx.reaction.create({ data: { messageId, userId: user.id, emojiName: emoji.name, emojiCode: emoji.code, reactionType: emoji.type } });
-    // Reacting to public history the user never received gives them a (historical) row.
-    if (!userMessage) {
-      await tx.userMessage.create({ data: { userId: user.id, messageId, read: true, historical: true } });
-    }
-  });
+  try {
+    await ctx.db.$transaction(async (tx) => {
+      await tx.reaction.create({ data: { messageId, userId: user.id, emojiName: emoji.name, emojiCode: emoji.code, reactionType: emoji.type } });
+      // Reacting to public history the user never received gives them a (historical) row.
+      if (!userMessage) {
+        await tx.userMessage.upsert({
+          where: { userId_messageId: { userId: user.id, messageId } },
+          create: { userId: user.id, messageId, read: true, historical: true },
+          update: {},
+        });
+      }
+    });
+  } catch (error) {
+    // The same reaction sent twice at once: the second loses the race on the unique key.
+    if ((error as { code?: string }).code === 'P2002') throw new ReactionAlreadyExistsError();
+    throw error;
+  }
   ctx.events.publish(ctx.realm.id, await messageAudience(ctx.db, message.id), {
     type: 'reaction', op: 'add', message_id: messageId, user_id: user.id,
     emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type,

@@ -70,7 +70,7 @@ async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, 
   return { kind: 'channel', channel: channel!, topic: normalized, subscriberIds };
 }
 
-async function checkCanPost(ctx: Context, sender: User, channel: Channel, subscribed: boolean): Promise<void> {
+export async function checkCanPost(ctx: Context, sender: User, channel: Channel, subscribed: boolean): Promise<void> {
   const denied = () => new BadRequestError(`Not authorized to send to channel '${channel.name}'`);
   if (channel.isArchived) throw denied();
   // A private channel: subscribers only (a bot may post where its owner could).

@@ -52,6 +52,37 @@ describe('PATCH /messages/{message_id}', () => {
     expect(moved.body.message.subject).toBe('batch moved');
   });
 
+  it('moving into a private channel takes the messages from those who cannot read it', async () => {
+    await makeChannel(owner, 'boardroom', { invite_only: true });
+    const boardroom = (await owner.get('/get_stream_id', { stream: 'boardroom' })).body.stream_id;
+    const id = await sendToChannel(owner, 'general', 'to be moved', 'soon confidential');
+    expect((await t.client(bob).get(`/messages/${id}`)).status).toBe(200);
+    const queue = (await t.client(bob).post('/register', { event_types: ['delete_message', 'update_message'], fetch_event_types: ['realm'], client_capabilities: { bulk_message_deletion: true } })).body.queue_id;
+    const moved = await owner.patch(`/messages/${id}`, { stream_id: boardroom });
+    expect(moved.status).toBe(200);
+    await owner.patch(`/messages/${id}`, { content: 'now confidential' });
+    expect((await t.client(bob).get(`/messages/${id}`)).body.msg).toBe('Invalid message(s)');
+    const search = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0 });
+    expect(search.body.messages.map((m: { id: number }) => m.id)).not.toContain(id);
+    const events = (await t.client(bob).get('/events', { queue_id: queue, dont_block: true })).body.events;
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['delete_message']);
+    expect(events[0].message_ids).toEqual([id]);
+    // The owner, subscribed to the target, still reads it.
+    expect((await owner.get(`/messages/${id}`)).body.raw_content).toBe('now confidential');
+  });
+
+  it('moving into a channel requires permission to post there', async () => {
+    const db = t.server.database.prisma;
+    await makeChannel(owner, 'announcements');
+    const announcements = (await owner.get('/get_stream_id', { stream: 'announcements' })).body.stream_id;
+    const admins = await db.userGroup.findFirstOrThrow({ where: { name: 'role:administrators' } });
+    await db.channel.update({ where: { id: announcements }, data: { canSendMessageGroupId: admins.id } });
+    const id = await sendToChannel(t.client(alice), 'general', 'sneak', 'into announcements');
+    const res = await t.client(alice).patch(`/messages/${id}`, { stream_id: announcements });
+    expect(res.status).toBe(400);
+    expect((await t.client(alice).get(`/messages/${id}`)).body.message.display_recipient).toBe('general');
+  });
+
   it('resolving a topic is not a move', async () => {
     const id = await sendToChannel(t.client(alice), 'general', 'question', 'help?');
     await t.client(alice).patch(`/messages/${id}`, { topic: '✔ question', propagate_mode: 'change_all' });
