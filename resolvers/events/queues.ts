@@ -39,6 +39,13 @@ export interface EventQueues<Q extends QueueHandle = QueueHandle> {
 
 // Bounds on `idle_queue_timeout` (feature level 481), in seconds: Zulip's default is 10 minutes,
 // and mobile clients keep queues for a week.
+/**
+ * A GraphQL subscription streams without acknowledging, so a client that reconnects can resume from
+ * its last event ID; only this many of the newest streamed events are kept for that, or a
+ * long-lived subscription would keep every event it ever sent.
+ */
+export const STREAM_RESUME_WINDOW = 1000;
+
 export const DEFAULT_IDLE_QUEUE_TIMEOUT_SECS = 600;
 export const MIN_IDLE_QUEUE_TIMEOUT_SECS = 60;
 export const MAX_IDLE_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600;

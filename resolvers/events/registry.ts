@@ -5,7 +5,7 @@
 import type { Delivery, EventBus } from './bus.ts';
 import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.ts';
 import { shapeForQueue, type MessageEventPayload } from './shape.ts';
-import { checkIdleTimeout, newQueueId, type EventQueues } from './queues.ts';
+import { checkIdleTimeout, newQueueId, type EventQueues, STREAM_RESUME_WINDOW } from './queues.ts';
 import { BadEventQueueIdError } from '../errors.ts';
 
 export { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MIN_IDLE_QUEUE_TIMEOUT_SECS, MAX_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
@@ -81,6 +81,7 @@ export class QueueRegistry implements EventQueues<EventQueue> {
     let cursor = afterId;
     queue.acknowledge(afterId);
     while (!signal.aborted && this.queues.has(queue.id)) {
+      queue.acknowledge(cursor - STREAM_RESUME_WINDOW);
       const events = await queue.wait(this.options.heartbeatMs, cursor, signal);
       if (!events.length && !signal.aborted && this.queues.has(queue.id)) {
         // The heartbeat's own ID: an event queued while the consumer handles it must still follow.
@@ -99,8 +100,8 @@ export class QueueRegistry implements EventQueues<EventQueue> {
   delete(queue: EventQueue): void {
     queue.release();
     this.queues.delete(queue.id);
-    this.byUser.get(queue.userId ?? -1)?.delete(queue);
-    this.publicListeners.get(queue.realmId)?.delete(queue);
+    forget(this.byUser, queue.userId ?? -1, queue);
+    forget(this.publicListeners, queue.realmId, queue);
   }
 
   /** Hands one published event to every queue it is addressed to, shaped for that queue. */
@@ -150,4 +151,12 @@ export class QueueRegistry implements EventQueues<EventQueue> {
     this.unsubscribe();
     for (const queue of this.queues.values()) queue.release();
   }
+}
+
+/** Removes a queue from an index, and the index entry once it is empty. */
+function forget(index: Map<number, Set<EventQueue>>, key: number, queue: EventQueue): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(queue);
+  if (!set.size) index.delete(key);
 }

@@ -177,3 +177,34 @@ describe('A closed subscription', () => {
     }
   });
 });
+
+describe('A long-lived subscription', () => {
+  it('keeps only a resume window of the events it streamed', async () => {
+    const reg = await graphql(t.baseUrl, 'mutation { registerEventQueue(eventTypes: ["update_message_flags"], fetchEventTypes: ["realm"]) { queueId } }', {}, bob);
+    const queueId = reg.body.data.registerEventQueue.queueId;
+    const client = wsClient(bob);
+    const total = 1500;
+    let seen = 0;
+    const done = new Promise<void>((resolve) => {
+      client.subscribe({ query: SUBSCRIBE, variables: { q: queueId } }, {
+        next: (r) => { if ((r.data as any)?.queueEvents?.type === 'update_message_flags' && ++seen === total) resolve(); },
+        error: () => resolve(), complete: () => resolve(),
+      });
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const realmId = (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: bob.userId } })).realmId;
+    for (let i = 0; i < total; i++) {
+      t.server.events.publish(realmId, [bob.userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [i], all: false });
+      if (i % 100 === 99) await new Promise((r) => setTimeout(r, 10));
+    }
+    await done;
+    // One more event makes the stream trim on its next wait.
+    t.server.events.publish(realmId, [bob.userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [0], all: false });
+    await new Promise((r) => setTimeout(r, 200));
+    const res = await t.client(bob).get('/events', { queue_id: queueId, dont_block: true });
+    await client.dispose();
+    expect(seen).toBeGreaterThanOrEqual(total);
+    expect(res.body.events.length).toBeLessThanOrEqual(1001);
+    expect(res.body.events.at(-1).id).toBe(total);
+  }, 60_000);
+});

@@ -20,7 +20,7 @@
 import type { Delivery, EventBus, ParleyEvent } from '../bus.ts';
 import type { QueueOptions, QueuedEvent } from '../queue.ts';
 import { shapeForQueue, type MessageEventPayload } from '../shape.ts';
-import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle } from '../queues.ts';
+import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle, STREAM_RESUME_WINDOW } from '../queues.ts';
 import type { RegistryOptions } from '../registry.ts';
 import { BadEventQueueIdError } from '../../errors.ts';
 import type { RedisLink } from './link.ts';
@@ -99,6 +99,10 @@ export class RedisQueueRegistry implements EventQueues {
         yield event;
       }
       if (signal.aborted || this.closed) return;
+      // Keep only the resume window of what was streamed; anything newer that arrived meanwhile
+      // comes back from the same call.
+      events = await this.store.read(queue.id, Date.now(), Math.max(afterId, cursor - STREAM_RESUME_WINDOW), cursor);
+      if (events && events.length) continue;
       events = await this.wait(queue.id, cursor, signal);
       if (events && !events.length && !signal.aborted && !this.closed) {
         const heartbeat = await this.store.push(queue.id, { type: 'heartbeat' });
