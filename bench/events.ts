@@ -33,10 +33,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { basicAuth, percentile } from './load.ts';
+import { createScratchDatabase } from '../prisma/scratch-database.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -236,23 +236,8 @@ async function waitUntil(ready: () => Promise<boolean> | boolean, ms: number, ev
 // ---------------------------------------------------------------------------------------------
 // Database and users
 
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `parley_bench_events_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_BASE });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_BASE });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createScratchDatabase(PG_BASE, 'parley_bench_events');
 }
 
 /**

@@ -19,13 +19,13 @@ import os from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createParleyServer, type ParleyServer } from '../server/app.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
 import { runLoad, basicAuth, type LoadResult, type RequestSpec } from './load.ts';
 import { openDriver, startBareServer } from './bare.ts';
 import { seedMessages, SEARCH_WORD } from './seed.ts';
+import { createScratchDatabase } from '../prisma/scratch-database.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const env = process.env;
@@ -142,30 +142,8 @@ async function countStatements(n: number, run: () => Promise<LoadResult>): Promi
   return sqlCounter.count / n;
 }
 
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `parley_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_BASE });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_BASE });
-      await c.connect();
-      // pg's Pool.end() resolves once it has asked its connections to close, not once they have;
-      // dropping WITH (FORCE) before they are gone makes a closed pool emit an unhandled error.
-      for (let i = 0; i < 50; i++) {
-        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-        if (rows[0].n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createScratchDatabase(PG_BASE, 'parley_bench');
 }
 
 function checkLoad(name: string, result: LoadResult): LoadResult {

@@ -3,14 +3,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createScratchDatabase, type ScratchDatabase } from '../../prisma/scratch-database.ts';
 import { createParleyServer, type ParleyServer } from '../../server/app.ts';
 import { configFromEnv, type Config } from '../../server/config.ts';
 import { ApiClient } from '../support/client.ts';
 import { dropRedisKeys, uniqueRedisPrefix } from '../support/redis.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-restart-'));
-let pgName: string | null = null;
+let scratch: ScratchDatabase | null = null;
 // With TEST_REDIS_URL the queues live in Redis, which both server generations share.
 const redisUrl = process.env.TEST_REDIS_URL || undefined;
 const redisPrefix = uniqueRedisPrefix('restart');
@@ -19,17 +19,8 @@ async function config(): Promise<Config> {
   const base: Config = { ...configFromEnv({}), dataDir: dir, adminEmail: 'owner@example.com', adminPassword: 'restart-password', heartbeatSecs: 1, redisUrl, redisPrefix };
   const pgBase = process.env.TEST_DATABASE_URL;
   if (!pgBase) return base;
-  if (!pgName) {
-    pgName = `parley_test_restart_${randomBytes(4).toString('hex')}`;
-    const pg = (await import('pg')).default;
-    const admin = new pg.Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${pgName}`);
-    await admin.end();
-  }
-  const url = new URL(pgBase);
-  url.pathname = `/${pgName}`;
-  return { ...base, databaseUrl: url.toString() };
+  scratch ??= await createScratchDatabase(pgBase, 'parley_test_restart');
+  return { ...base, databaseUrl: scratch.url };
 }
 
 async function start(): Promise<{ server: ParleyServer; client: ApiClient }> {
@@ -43,13 +34,7 @@ async function start(): Promise<{ server: ParleyServer; client: ApiClient }> {
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   if (redisUrl) await dropRedisKeys(redisUrl, redisPrefix);
-  if (pgName) {
-    const pg = (await import('pg')).default;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
-    await admin.end();
-  }
+  await scratch?.drop();
 });
 
 describe('Event queues across a graceful restart', () => {

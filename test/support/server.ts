@@ -1,11 +1,11 @@
 // Starts a real Parley server for a test file, on a fresh database: in-memory PGlite by default,
 // a new PostgreSQL database when TEST_DATABASE_URL is set (dropped again on close). With
 // TEST_REDIS_URL set, event queues and the event bus live in Redis, under a key prefix of its own.
-import { randomBytes } from 'node:crypto';
 import { createParleyServer, type ParleyServer } from '../../server/app.ts';
 import { configFromEnv, type Config } from '../../server/config.ts';
 import { ApiClient, type Credentials } from './client.ts';
 import { dropRedisKeys, uniqueRedisPrefix } from './redis.ts';
+import { createScratchDatabase } from '../../prisma/scratch-database.ts';
 
 export interface TestServer {
   server: ParleyServer;
@@ -20,24 +20,8 @@ export interface TestServer {
 export const ADMIN_EMAIL = 'owner@example.com';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 
-async function freshPostgresUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const pg = (await import('pg')).default;
-  const name = `parley_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+function freshPostgresUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createScratchDatabase(base, 'parley_test');
 }
 
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
