@@ -37,17 +37,10 @@ import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { basicAuth, percentile } from './load.ts';
 import { createScratchDatabase } from '../prisma/scratch-database.ts';
+import { env, intEnv } from './env.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-const env = process.env;
-const intEnv = (name: string, fallback: number) => {
-  const value = env[name];
-  if (value == null || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
-  return n;
-};
 
 const DB_KIND = (env.BENCH_DB ?? 'postgres').toLowerCase() === 'pglite' ? 'pglite' : 'postgres';
 const PG_BASE = env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';

@@ -26,16 +26,9 @@ import { runLoad, basicAuth, type LoadResult, type RequestSpec } from './load.ts
 import { openDriver, startBareServer } from './bare.ts';
 import { seedMessages, SEARCH_WORD } from './seed.ts';
 import { createScratchDatabase } from '../prisma/scratch-database.ts';
+import { env, intEnv } from './env.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const env = process.env;
-const intEnv = (name: string, fallback: number) => {
-  const value = env[name];
-  if (value == null || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
-  return n;
-};
 
 const DB_CHOICE = (env.BENCH_DB ?? 'both').toLowerCase();
 if (!['pglite', 'postgres', 'both'].includes(DB_CHOICE)) throw new Error('BENCH_DB must be pglite, postgres or both');
