@@ -43,7 +43,7 @@ export function normalizeContent(content: string): string {
   return body;
 }
 
-async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, topic: string | null | undefined): Promise<Recipient> {
+async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, topic: string | null | undefined, system: boolean): Promise<Recipient> {
   let target: unknown = Array.isArray(to) ? (to.length === 1 ? to[0] : undefined) : to;
   if (typeof target === 'string' && /^\d+$/.test(target.trim())) target = Number(target.trim());
   let found: Awaited<ReturnType<typeof channelWithSubscribers>>;
@@ -60,12 +60,12 @@ async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, 
   const channel = found?.channel ?? null;
   const subscriberIds = found?.subscriberIds ?? [];
   const subscribed = subscriberIds.includes(sender.id);
-  if (typeof target === 'number' && (!channel || !(await hasContentAccess(ctx.db, sender, channel, subscribed)))) {
+  if (typeof target === 'number' && (!channel || (!system && !(await hasContentAccess(ctx.db, sender, channel, subscribed))))) {
     throw StreamDoesNotExistError.byId(target);
   }
   if (topic == null) throw new BadRequestError('Missing topic');
   const normalized = normalizeTopic(topic, ctx.realm);
-  await checkCanPost(ctx, sender, channel!, subscribed);
+  if (!system) await checkCanPost(ctx, sender, channel!, subscribed);
   checkTopicAllowed(normalized, channel!, ctx.realm);
   return { kind: 'channel', channel: channel!, topic: normalized, subscriberIds };
 }
@@ -84,7 +84,7 @@ export async function checkCanPost(ctx: Context, sender: User, channel: Channel,
   }
 }
 
-async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown): Promise<Recipient> {
+async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown, system: boolean): Promise<Recipient> {
   let refs: unknown[];
   if (Array.isArray(to)) refs = to;
   else if (typeof to === 'number') refs = [to];
@@ -110,20 +110,21 @@ async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown): 
   const participants = new Map<number, Participant>([[sender.id, { id: sender.id, email: sender.email, fullName: sender.fullName }]]);
   for (const user of found) participants.set(user.id, { id: user.id, email: user.email, fullName: user.fullName });
   // Who may start direct conversations is a realm setting (a group); talking to oneself is always fine.
-  if (participants.size > 1 && !isAdmin(sender) && !(await isUserInGroup(ctx.db, sender, ctx.realm.directMessagePermissionGroupId))) {
+  if (participants.size > 1 && !system && !isAdmin(sender) && !(await isUserInGroup(ctx.db, sender, ctx.realm.directMessagePermissionGroupId))) {
     throw new BadRequestError('You do not have permission to send direct messages in this organization.');
   }
   return { kind: 'direct', participants: [...participants.values()].sort((a, b) => a.id - b.id) };
 }
 
-export async function resolveRecipient(ctx: Context, sender: User, input: Pick<SendInput, 'type' | 'to' | 'topic'>): Promise<Recipient> {
+/** `system`: the server sends on its own behalf (notification bot): no posting permission applies. */
+export async function resolveRecipient(ctx: Context, sender: User, input: Pick<SendInput, 'type' | 'to' | 'topic'>, system = false): Promise<Recipient> {
   switch (input.type) {
     case 'stream':
     case 'channel':
-      return resolveChannelRecipient(ctx, sender, input.to, input.topic);
+      return resolveChannelRecipient(ctx, sender, input.to, input.topic, system);
     case 'private':
     case 'direct':
-      return resolveDirectRecipient(ctx, sender, input.to);
+      return resolveDirectRecipient(ctx, sender, input.to, system);
     default:
       throw new BadRequestError('Invalid message type');
   }
@@ -162,9 +163,14 @@ interface RecipientFlags {
   historical: boolean;
 }
 
-export async function sendMessage(ctx: Context, sender: User, input: SendInput): Promise<SentMessage> {
+export interface SendOptions {
+  /** Sent by the server itself (see sendAsNotificationBot): posting permissions do not apply. */
+  system?: boolean;
+}
+
+export async function sendMessage(ctx: Context, sender: User, input: SendInput, options: SendOptions = {}): Promise<SentMessage> {
   const content = normalizeContent(input.content);
-  const recipient = await resolveRecipient(ctx, sender, input);
+  const recipient = await resolveRecipient(ctx, sender, input, options.system ?? false);
   const rendered = await renderForRealm(ctx.db, ctx.realm.id, content);
 
   // Who receives it: subscribers of the channel, or the conversation's participants.
