@@ -144,3 +144,19 @@ export class IncompatibleParametersError extends ParleyError {
     super(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(',') });
   }
 }
+
+/** E2EE push registration on a server without a push relay (Zulip: 400 PUSH_SERVICE_NOT_CONFIGURED). */
+export class PushServiceNotConfiguredError extends ParleyError {
+  override readonly code = 'PUSH_SERVICE_NOT_CONFIGURED';
+  constructor() {
+    super('Server is not configured to use push notification service.');
+  }
+}
+
+/** A video call needs the user's OAuth token for the provider, and there is none or it was refused. */
+export class InvalidVideoProviderTokenError extends ParleyError {
+  override readonly code = 'INVALID_ZOOM_TOKEN';
+  constructor() {
+    super('Invalid Zoom access token');
+  }
+}

@@ -7,6 +7,10 @@ import { userRoutes } from './routes/users.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
+import { navigationViewRoutes } from './routes/views.ts';
+import { savedSnippetRoutes } from './routes/snippets.ts';
+import { pushRoutes } from './routes/push.ts';
+import { callRoutes } from './routes/calls.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -14,4 +18,8 @@ export const routes: Route[] = [
   ...channelRoutes,
   ...messageRoutes,
   ...eventRoutes,
+  ...navigationViewRoutes,
+  ...savedSnippetRoutes,
+  ...pushRoutes,
+  ...callRoutes,
 ];

@@ -66,7 +66,9 @@ export async function personalState(s: InitialState): Promise<Json> {
 
   if (s.want('video_calls') || s.want('has_provider_token')) {
     jobs.push((async () => {
-      const tokens = viewer ? await s.db.videoProviderToken.findMany({ where: { userId: viewer.id }, select: { provider: true } }) : [];
+      const rows = viewer ? await s.db.videoProviderToken.findMany({ where: { userId: viewer.id }, select: { provider: true } }) : [];
+      // Rows under this prefix are OAuth flows in progress (resolvers/calls/provider.ts), not tokens.
+      const tokens = rows.filter((t) => !t.provider.startsWith('oauth-state:'));
       state.has_provider_token = tokens.length > 0;
       // The older name, specific to Zoom.
       if (s.want('video_calls')) state.has_zoom_token = tokens.some((t) => t.provider === 'zoom');
