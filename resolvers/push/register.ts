@@ -55,7 +55,7 @@ function group(fields: Record<string, string | null | undefined>): boolean {
 interface PushKey { pushKeyId: bigint; pushKey: Buffer }
 interface Token { tokenKind: string; tokenId: string; bouncerPublicKey: string; encryptedPushRegistration: string }
 
-function parsePushKey(ctx: Context, input: PushRegistrationInput): PushKey | null {
+function parsePushKey(input: PushRegistrationInput): PushKey | null {
   if (!group({ push_key_id: input.pushKeyId, push_key: input.pushKey })) return null;
   const pushKeyId = parseInteger('push_key_id', input.pushKeyId!, UINT32_MAX);
   const pushKey = decodeStrictBase64(input.pushKey!);
@@ -88,7 +88,7 @@ export async function registerPushDevice(ctx: Context, user: User, input: PushRe
   requireHuman(user);
   if (!ctx.config.pushNotificationsEnabled) throw new PushServiceNotConfiguredError();
   const deviceId = parseInteger('device_id', input.deviceId, INT64_MAX);
-  const key = parsePushKey(ctx, input);
+  const key = parsePushKey(input);
   const token = parseToken(ctx, input);
   if (!key && !token) throw new BadRequestError('Push key fields or token fields are required.');
 

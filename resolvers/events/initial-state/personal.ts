@@ -3,6 +3,7 @@
 // onboarding steps), which are sent empty in Zulip's shapes.
 import { toUnixSeconds } from '../../text.ts';
 import type { InitialState, Json } from './state.ts';
+import { STATE_PREFIX } from '../../calls/provider.ts';
 
 const MUTED = 1;
 
@@ -67,8 +68,8 @@ export async function personalState(s: InitialState): Promise<Json> {
   if (s.want('video_calls') || s.want('has_provider_token')) {
     jobs.push((async () => {
       const rows = viewer ? await s.db.videoProviderToken.findMany({ where: { userId: viewer.id }, select: { provider: true } }) : [];
-      // Rows under this prefix are OAuth flows in progress (resolvers/calls/provider.ts), not tokens.
-      const tokens = rows.filter((t) => !t.provider.startsWith('oauth-state:'));
+      // Rows under this prefix are OAuth flows in progress, not tokens.
+      const tokens = rows.filter((t) => !t.provider.startsWith(STATE_PREFIX));
       state.has_provider_token = tokens.length > 0;
       // The older name, specific to Zoom.
       if (s.want('video_calls')) state.has_zoom_token = tokens.some((t) => t.provider === 'zoom');
