@@ -210,6 +210,13 @@ describe('POST /calls/provider/create with a token', () => {
     expect(JSON.parse(provider.seen.at(-1)!.body).settings).toEqual({ host_video: false, participant_video: false });
   });
 
+  it('refuses an is_video_call that is not a boolean', async () => {
+    const res = await t.client(gina).post('/calls/provider/create', { is_video_call: 'sometimes' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('BAD_REQUEST');
+    expect(provider.seen).toEqual([]);
+  });
+
   it("does not lend one user's token to another", async () => {
     const res = await t.client(bob).post('/calls/provider/create');
     expect(res.body.code).toBe('INVALID_ZOOM_TOKEN');

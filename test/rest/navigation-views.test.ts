@@ -134,6 +134,17 @@ describe('POST /navigation_views', () => {
   });
 });
 
+describe('Navigation views for every role', () => {
+  it('lets owners, admins, moderators, members and guests keep their own views', async () => {
+    const users = [t.owner];
+    for (const role of [200, 300, 400, 600]) users.push(await makeUser(t, { role }));
+    for (const u of users) {
+      expect((await t.client(u).post('/navigation_views', { fragment: 'narrow/is/role', is_pinned: true, name: `Role ${u.userId}` })).status).toBe(200);
+      expect(await views(t.client(u))).toContainEqual({ fragment: 'narrow/is/role', is_pinned: true, name: `Role ${u.userId}` });
+    }
+  });
+});
+
 describe('PATCH /navigation_views/{fragment}', () => {
   it('changes is_pinned and the name, with an update event carrying only what changed', async () => {
     const hal = await makeUser(t);

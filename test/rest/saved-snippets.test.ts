@@ -111,6 +111,21 @@ describe('POST /saved_snippets', () => {
   });
 });
 
+describe('Saved snippets for every role', () => {
+  it('lets owners, admins, moderators, members, guests and bots keep their own snippets', async () => {
+    const users: Credentials[] = [t.owner];
+    for (const role of [200, 300, 400, 600]) users.push(await makeUser(t, { role }));
+    const bot = await makeUser(t);
+    await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1 } });
+    users.push(bot);
+    for (const u of users) {
+      const id = await create(client(u), `Snippet of ${u.userId}`, 'text');
+      expect(await snippets(client(u))).toEqual(expect.arrayContaining([expect.objectContaining({ id })]));
+      expect((await snippets(client(alice))).map((s) => s.id)).not.toContain(id);
+    }
+  });
+});
+
 describe('PATCH /saved_snippets/{saved_snippet_id}', () => {
   it('changes the title, the content, or both, with an update event carrying the whole snippet', async () => {
     const frank = await makeUser(t);
