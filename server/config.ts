@@ -22,6 +22,10 @@ export interface Config {
   logRequests: boolean;
   /** Seconds a long-poll waits before answering with a heartbeat (Zulip: about 50). */
   heartbeatSecs: number;
+  /** Messages deleted per batch by delete_topic (default 100). */
+  deleteTopicBatchSize?: number;
+  /** Milliseconds after which delete_topic stops starting batches and answers `complete: false` (default 50 s). */
+  deleteTopicBudgetMs?: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {

@@ -95,6 +95,14 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       // Channel typing reaches only clients that declared they can show it.
       if (event.message_type === 'stream' && !options.capabilities.stream_typing_notifications) return [];
       return [{ ...event, ...(event.message_type === 'stream' ? { topic: emptyTopic(event.topic, shape) } : {}) }];
+    case 'stream': {
+      // Archiving news: clients without `archived_channels` see the channel vanish or reappear.
+      if (!('fallback' in event)) return [event];
+      const { fallback, ...update } = event as ParleyEvent & { fallback: ParleyEvent };
+      return [options.capabilities.archived_channels ? update : fallback];
+    }
+    case 'user_topic':
+      return [{ ...event, topic_name: emptyTopic(event.topic_name, shape) }];
     case 'realm_linkifiers':
       return options.capabilities.linkifier_url_template ? [event] : [];
     default:

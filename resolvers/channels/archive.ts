@@ -1,0 +1,36 @@
+// Archiving a channel (DELETE /streams/{stream_id}) and the events for archiving and unarchiving.
+// An archived channel keeps its messages and subscriptions (feature level 362+), accepts no new
+// messages and is no longer a default channel.
+import type { Channel, User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import { BadRequestError } from '../errors.ts';
+import { accessChannelForAdministering } from './administer.ts';
+import { metadataAudience } from './audience.ts';
+import { publishDefaultStreams } from './default-streams.ts';
+import { streamRecord, streamUpdateEvent } from './update-events.ts';
+
+export async function archiveChannel(ctx: Context, actor: User, channelId: number): Promise<void> {
+  const channel = await accessChannelForAdministering(ctx.db, actor, channelId);
+  if (channel.isArchived) throw new BadRequestError('Channel is already archived.');
+  const wasDefault = await ctx.db.defaultChannel.count({ where: { realmId: ctx.realm.id, channelId: channel.id } });
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await tx.defaultChannel.deleteMany({ where: { realmId: ctx.realm.id, channelId: channel.id } });
+    return tx.channel.update({ where: { id: channel.id }, data: { isArchived: true } });
+  });
+  await publishArchiveChange(ctx, updated, await metadataAudience(ctx.db, updated));
+  if (wasDefault) {
+    await publishDefaultStreams(ctx);
+  }
+}
+
+/**
+ * `stream update` with property `is_archived` for clients with the `archived_channels` capability;
+ * the others get `stream delete` (archiving) or `stream create` (unarchiving) instead, chosen per
+ * queue in events/shape.ts from `fallback`.
+ */
+export async function publishArchiveChange(ctx: Context, channel: Channel, audience: number[]): Promise<void> {
+  const fallback = channel.isArchived
+    ? { type: 'stream', op: 'delete', streams: [{ stream_id: channel.id }], stream_ids: [channel.id] }
+    : { type: 'stream', op: 'create', streams: [await streamRecord(ctx, channel)] };
+  ctx.events.publish(ctx.realm.id, audience, { ...streamUpdateEvent(channel, { property: 'is_archived', value: channel.isArchived }), fallback });
+}
