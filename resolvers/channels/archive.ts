@@ -7,11 +7,18 @@ import { BadRequestError } from '../errors.ts';
 import { accessChannelForAdministering } from './administer.ts';
 import { metadataAudience } from './audience.ts';
 import { publishDefaultStreams } from './default-streams.ts';
-import { streamRecord, streamUpdateEvent } from './update-events.ts';
+import { CHANNEL_EVENTS_TOPIC, streamRecord, streamUpdateEvent } from './update-events.ts';
+import { sendAsNotificationBot } from '../messages/internal-send.ts';
 
 export async function archiveChannel(ctx: Context, actor: User, channelId: number): Promise<void> {
   const channel = await accessChannelForAdministering(ctx.db, actor, channelId);
   if (channel.isArchived) throw new BadRequestError('Channel is already archived.');
+  // Announced before archiving: an archived channel accepts no messages, not even the bot's.
+  try {
+    await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `Channel #**${channel.name}** has been archived.`);
+  } catch {
+    // Best-effort, like every announcement.
+  }
   const wasDefault = await ctx.db.defaultChannel.count({ where: { realmId: ctx.realm.id, channelId: channel.id } });
   const updated = await ctx.db.$transaction(async (tx) => {
     await tx.defaultChannel.deleteMany({ where: { realmId: ctx.realm.id, channelId: channel.id } });

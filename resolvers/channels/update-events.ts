@@ -6,6 +6,9 @@ import type { Context } from '../../schema/context.ts';
 import { GroupIndex } from '../events/initial-state/groups.ts';
 import { channelRecord } from './wire.ts';
 
+/** Zulip's Realm.STREAM_EVENTS_NOTIFICATION_TOPIC_NAME: where the notification bot announces channel changes. */
+export const CHANNEL_EVENTS_TOPIC = 'channel events';
+
 export interface ChannelChange {
   property: string;
   value: unknown;

@@ -18,7 +18,7 @@ import { findChannelByName, hasContentAccess } from './access.ts';
 import { accessChannelForAdministering } from './administer.ts';
 import { metadataAudience } from './audience.ts';
 import { validateChannelName } from './subscribe.ts';
-import { publishChannelChanges, type ChannelChange } from './update-events.ts';
+import { CHANNEL_EVENTS_TOPIC, publishChannelChanges, type ChannelChange } from './update-events.ts';
 import { publishArchiveChange } from './archive.ts';
 import { publishDefaultStreams } from './default-streams.ts';
 
@@ -42,9 +42,6 @@ export type ChannelGroupSetting = keyof typeof CHANNEL_GROUP_SETTINGS;
 const CONTENT_ACCESS_SETTINGS = new Set<ChannelGroupSetting>(['can_add_subscribers_group', 'can_delete_any_message_group', 'can_delete_own_message_group']);
 
 export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
-
-/** Zulip's Realm.STREAM_EVENTS_NOTIFICATION_TOPIC_NAME. */
-export const CHANNEL_EVENTS_TOPIC = 'channel events';
 
 export interface ChannelUpdateInput {
   newName?: string | null;
@@ -239,6 +236,7 @@ export async function updateChannel(ctx: Context, actor: User, channelId: number
   // The notification bot tells the channel, as Zulip does; the change stands even if it cannot.
   const by = `@_**${actor.fullName}|${actor.id}**`;
   try {
+    if (unarchive) await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `Channel #**${updated.name}** has been unarchived.`);
     if (newName !== null) {
       await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `${by} renamed channel **${channel.name}** to **${newName}**.`);
     }

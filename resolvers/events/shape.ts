@@ -79,6 +79,7 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       return [{ type: 'message', message: toZulipMessage(view), flags }];
     }
     case 'delete_message': {
+      if (event.message_type === 'stream') event = { ...event, topic: emptyTopic(event.topic, shape) };
       const ids = (event.message_ids as number[]) ?? [];
       if (options.capabilities.bulk_message_deletion) return [event];
       // Clients without bulk deletion get one event per message, with `message_id`.

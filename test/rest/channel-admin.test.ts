@@ -441,6 +441,9 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     const read = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: id }] });
     expect(read.status).toBe(200);
     expect(read.body.messages.map((m: { id: number }) => m.id)).toContain(messageId);
+    // The notification bot said so before the channel closed.
+    expect(read.body.messages.at(-1)).toMatchObject({ subject: 'channel events', sender_email: 'notification-bot@zulip.com' });
+    expect(read.body.messages.at(-1).content).toContain('has been archived.');
   });
 
   it('refuses to archive twice and to change an archived channel; is_archived=false unarchives', async () => {

@@ -152,9 +152,13 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     const name = fresh('chatty');
     const id = await makeChannel(t.client(alice), name);
     const msg = await sendToChannel(t.client(alice), name, '', 'general');
+    const legacy = await register(t.client(alice));
+    const modern = await register(t.client(alice), { client_capabilities: { empty_topic_name: true } });
     const res = await t.client(admin).post(`/streams/${id}/delete_topic`, { topic_name: 'general chat' });
     expect(res.body.complete).toBe(true);
     expect(await db().message.count({ where: { id: msg } })).toBe(0);
+    expect((await events(t.client(alice), legacy.queue_id, 'delete_message'))[0]).toMatchObject({ message_id: msg, topic: 'general chat' });
+    expect((await events(t.client(alice), modern.queue_id, 'delete_message'))[0]).toMatchObject({ message_id: msg, topic: '' });
   });
 
   it('needs content access even for administrators', async () => {
