@@ -10,6 +10,14 @@ import { publishDefaultStreams } from './default-streams.ts';
 import { CHANNEL_EVENTS_TOPIC, streamRecord, streamUpdateEvent } from './update-events.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 
+/** Realm settings naming a channel, wire name → column; -1 on the wire means none. */
+const ANNOUNCEMENT_SETTINGS = [
+  ['moderation_request_channel_id', 'moderationRequestChannelId'],
+  ['new_stream_announcements_stream_id', 'newStreamAnnouncementsChannelId'],
+  ['signup_announcements_stream_id', 'signupAnnouncementsChannelId'],
+  ['zulip_update_announcements_stream_id', 'zulipUpdateAnnouncementsChannelId'],
+] as const;
+
 export async function archiveChannel(ctx: Context, actor: User, channelId: number): Promise<void> {
   const channel = await accessChannelForAdministering(ctx.db, actor, channelId);
   if (channel.isArchived) throw new BadRequestError('Channel is already archived.');
@@ -20,10 +28,18 @@ export async function archiveChannel(ctx: Context, actor: User, channelId: numbe
     // Best-effort, like every announcement.
   }
   const wasDefault = await ctx.db.defaultChannel.count({ where: { realmId: ctx.realm.id, channelId: channel.id } });
+  const realm = await ctx.db.realm.findUniqueOrThrow({ where: { id: ctx.realm.id } });
+  const cleared = ANNOUNCEMENT_SETTINGS.filter(([, column]) => realm[column] === channel.id);
   const updated = await ctx.db.$transaction(async (tx) => {
     await tx.defaultChannel.deleteMany({ where: { realmId: ctx.realm.id, channelId: channel.id } });
+    // The organization stops announcing into (or reporting to) an archived channel.
+    if (cleared.length) await tx.realm.update({ where: { id: realm.id }, data: Object.fromEntries(cleared.map(([, column]) => [column, null])) });
     return tx.channel.update({ where: { id: channel.id }, data: { isArchived: true } });
   });
+  if (cleared.length) {
+    const everyone = (await ctx.db.user.findMany({ where: { realmId: realm.id, isActive: true }, select: { id: true } })).map((u) => u.id);
+    for (const [property] of cleared) ctx.events.publish(realm.id, everyone, { type: 'realm', op: 'update', property, value: -1 });
+  }
   await publishArchiveChange(ctx, updated, await metadataAudience(ctx.db, updated));
   if (wasDefault) {
     await publishDefaultStreams(ctx);

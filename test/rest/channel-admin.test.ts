@@ -216,6 +216,25 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
     expect((await channel(id)).isWebPublic).toBe(false);
   });
 
+  it('with spectator access on, those allowed to create web-public channels may make one web-public', async () => {
+    const id = await makeChannel(t.client(alice), fresh('webby'));
+    const realmId = (await channel(id)).realmId;
+    await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { enableSpectatorAccess: true } });
+    try {
+      const member = await t.client(alice).patch(`/streams/${id}`, { is_web_public: true });
+      expect(member.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
+      expect((await channel(id)).isWebPublic).toBe(false);
+      const q = await register(t.client(bob));
+      expect((await t.client(t.owner).patch(`/streams/${id}`, { is_web_public: true })).status).toBe(200);
+      expect((await events(t.client(bob), q)).map((e) => [e.property, e.value])).toEqual([['is_web_public', true]]);
+      // Making it private ends web-public access too.
+      expect((await t.client(alice).patch(`/streams/${id}`, { is_private: true })).status).toBe(200);
+      expect(await channel(id)).toMatchObject({ inviteOnly: true, isWebPublic: false });
+    } finally {
+      await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { enableSpectatorAccess: false } });
+    }
+  });
+
   it('a default channel cannot be made private', async () => {
     const id = await makeChannel(t.client(alice), fresh('defaulted'));
     expect((await t.client(admin).patch(`/streams/${id}`, { is_default_stream: true })).status).toBe(200);
@@ -465,6 +484,21 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     expect(created).toEqual([expect.objectContaining({ op: 'create' })]);
     expect(created[0].streams[0]).toMatchObject({ stream_id: id, is_archived: false });
     expect((await t.client(alice).post('/messages', { type: 'channel', to: id, topic: 'back', content: 'alive' })).status).toBe(200);
+  });
+
+  it('stops the organization announcing into an archived channel, telling everyone', async () => {
+    const id = await makeChannel(t.client(alice), fresh('announce'));
+    const realmId = (await channel(id)).realmId;
+    await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { newStreamAnnouncementsChannelId: id, signupAnnouncementsChannelId: id } });
+    const q = await register(t.client(bob));
+    const reg = await t.client(bob).post('/register', { event_types: ['realm'], fetch_event_types: ['realm'] });
+    expect(reg.body.realm_new_stream_announcements_stream_id).toBe(id);
+    expect((await t.client(alice).delete(`/streams/${id}`)).status).toBe(200);
+    const realmEvents = await events(t.client(bob), reg.body.queue_id, 'realm');
+    expect(realmEvents.map((e) => [e.property, e.value])).toEqual([['new_stream_announcements_stream_id', -1], ['signup_announcements_stream_id', -1]]);
+    const realm = await t.server.database.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
+    expect([realm.newStreamAnnouncementsChannelId, realm.signupAnnouncementsChannelId]).toEqual([null, null]);
+    expect(await events(t.client(bob), q, 'realm')).toEqual([]);
   });
 
   it('private-channel archiving reaches only those who may see the channel', async () => {

@@ -161,6 +161,17 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     expect((await events(t.client(alice), modern.queue_id, 'delete_message'))[0]).toMatchObject({ message_id: msg, topic: '' });
   });
 
+  it('in a private channel, tells only those who had the messages', async () => {
+    const name = fresh('private-delete');
+    const id = await makeChannel(t.client(admin), name, { invite_only: true, principals: [admin.userId, alice.userId] });
+    const msg = await sendToChannel(t.client(admin), name, 'secret plans', 'x');
+    const insider = await register(t.client(alice), { client_capabilities: { bulk_message_deletion: true } });
+    const outsider = await register(t.client(bob), { client_capabilities: { bulk_message_deletion: true } });
+    expect((await t.client(admin).post(`/streams/${id}/delete_topic`, { topic_name: 'secret plans' })).body.complete).toBe(true);
+    expect((await events(t.client(alice), insider.queue_id, 'delete_message'))[0]).toMatchObject({ message_ids: [msg], topic: 'secret plans' });
+    expect(await events(t.client(bob), outsider.queue_id)).toEqual([]);
+  });
+
   it('needs content access even for administrators', async () => {
     const name = fresh('vault');
     const id = await makeChannel(t.client(alice), name, { invite_only: true });
