@@ -102,6 +102,10 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       const { fallback, ...update } = event as ParleyEvent & { fallback: ParleyEvent };
       return [options.capabilities.archived_channels ? update : fallback];
     }
+    case 'muted_topics':
+      // Zulip's ClientDescriptor.accepts_event: clients that asked for user_topic get only that.
+      if (options.eventTypes?.includes('user_topic')) return [];
+      return [{ ...event, muted_topics: (event.muted_topics as [string, string, number][]).map(([c, topic, ts]) => [c, emptyTopic(topic, shape), ts]) }];
     case 'user_topic':
       return [{ ...event, topic_name: emptyTopic(event.topic_name, shape) }];
     case 'realm_linkifiers':

@@ -9,6 +9,7 @@ import { codePointLength, exactInsensitive, toUnixSeconds } from '../text.ts';
 import { topicParam } from './channel.ts';
 
 export const VISIBILITY_POLICIES = [0, 1, 2, 3];
+const MUTED = 1;
 
 export async function setTopicVisibilityPolicy(ctx: Context, user: User, channelId: number, topicName: string, policy: number): Promise<void> {
   if (!VISIBILITY_POLICIES.includes(policy)) throw new BadRequestError('Invalid visibility_policy');
@@ -30,6 +31,15 @@ export async function setTopicVisibilityPolicy(ctx: Context, user: User, channel
       await tx.userTopic.create({ data: { userId: user.id, channelId: channel.id, topicName: topic, visibilityPolicy: policy, lastUpdated: now } });
     }
   });
+  if (policy === MUTED || existing?.visibilityPolicy === MUTED) {
+    // Older clients follow mutes through the deprecated muted_topics event (the whole list).
+    const muted = await ctx.db.userTopic.findMany({
+      where: { userId: user.id, visibilityPolicy: MUTED }, include: { channel: { select: { name: true } } }, orderBy: { id: 'asc' },
+    });
+    ctx.events.publish(ctx.realm.id, [user.id], {
+      type: 'muted_topics', muted_topics: muted.map((m) => [m.channel.name, m.topicName, toUnixSeconds(m.lastUpdated)]),
+    });
+  }
   ctx.events.publish(ctx.realm.id, [user.id], {
     type: 'user_topic', stream_id: channel.id, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
   });

@@ -350,6 +350,19 @@ describe('POST /user_topics', () => {
     expect(others.user_topics).toEqual([]);
   });
 
+  it('sends the deprecated muted_topics list to clients that did not ask for user_topic', async () => {
+    const legacy = await register(t.client(bob), { event_types: ['muted_topics'] });
+    const modern = await register(t.client(bob));
+    expect((await t.client(bob).post('/user_topics', { stream_id: id, topic: 'hush', visibility_policy: 1 })).status).toBe(200);
+    const [event] = await events(t.client(bob), legacy.queue_id, 'muted_topics');
+    expect(event.muted_topics).toContainEqual([name, 'hush', expect.any(Number)]);
+    expect(await events(t.client(bob), modern.queue_id, 'muted_topics')).toEqual([]);
+    // Unmuting sends the list again, without the topic.
+    expect((await t.client(bob).post('/user_topics', { stream_id: id, topic: 'hush', visibility_policy: 0 })).status).toBe(200);
+    const lists = await events(t.client(bob), legacy.queue_id, 'muted_topics');
+    expect(lists.at(-1).muted_topics.map((m: string[]) => m[1])).not.toContain('hush');
+  });
+
   it('policy 0 removes the row; the topic matches case-insensitively', async () => {
     await t.client(bob).post('/user_topics', { stream_id: id, topic: 'Noise', visibility_policy: 1 });
     expect((await t.client(bob).post('/user_topics', { stream_id: id, topic: 'noise', visibility_policy: 0 })).status).toBe(200);
