@@ -420,6 +420,25 @@ describe('PATCH /streams/{stream_id}: permission settings', () => {
   });
 });
 
+describe('PATCH /streams/{stream_id}: losing access through a permission change', () => {
+  it('a user removed from the administrators of a private channel they are not in gets stream delete', async () => {
+    const id = await makeChannel(t.client(alice), fresh('revoke'), { invite_only: true });
+    const both = { direct_members: [alice.userId, bob.userId], direct_subgroups: [] };
+    expect((await t.client(alice).patch(`/streams/${id}`, { can_administer_channel_group: { new: both } })).status).toBe(200);
+    const qBob = await register(t.client(bob));
+    const qAlice = await register(t.client(alice));
+    const res = await t.client(alice).patch(`/streams/${id}`, {
+      can_administer_channel_group: { new: { direct_members: [alice.userId], direct_subgroups: [] }, old: both },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await events(t.client(bob), qBob)).toEqual([expect.objectContaining({ op: 'delete', stream_ids: [id] })]);
+    expect(await events(t.client(alice), qAlice)).toEqual([expect.objectContaining({
+      op: 'update', property: 'can_administer_channel_group', value: { direct_members: [alice.userId], direct_subgroups: [] },
+    })]);
+    expect((await t.client(bob).get(`/streams/${id}`)).body.msg).toBe('Invalid channel ID');
+  });
+});
+
 describe('DELETE /streams/{stream_id}: archiving', () => {
   it('only channel and organization administrators may archive', async () => {
     const id = await makeChannel(t.client(alice), fresh('keep'));
