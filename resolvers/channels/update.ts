@@ -79,6 +79,13 @@ function parseUpdateObject(name: string, raw: unknown): { new: GroupSettingInput
   };
 }
 
+/** Zulip's Stream.PERMISSION_POLICIES names, as the notification bot words them. */
+function accessPolicyName(c: Pick<Channel, 'inviteOnly' | 'isWebPublic' | 'historyPublicToSubscribers'>): string {
+  if (c.isWebPublic) return 'Web-public';
+  if (!c.inviteOnly) return c.historyPublicToSubscribers ? 'Public' : 'Public, protected history';
+  return c.historyPublicToSubscribers ? 'Private, shared history' : 'Private, protected history';
+}
+
 export async function updateChannel(ctx: Context, actor: User, channelId: number, input: ChannelUpdateInput): Promise<void> {
   const { realm } = ctx;
   const channel = await accessChannelForAdministering(ctx.db, actor, channelId);
@@ -239,6 +246,12 @@ export async function updateChannel(ctx: Context, actor: User, channelId: number
     if (unarchive) await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `Channel #**${updated.name}** has been unarchived.`);
     if (newName !== null) {
       await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `${by} renamed channel **${channel.name}** to **${newName}**.`);
+    }
+    const oldPolicy = accessPolicyName(channel);
+    const newPolicy = accessPolicyName(updated);
+    if (oldPolicy !== newPolicy) {
+      await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC },
+        `${by} changed the [access permissions](/help/channel-permissions) for this channel from **${oldPolicy}** to **${newPolicy}**.`);
     }
     if (newDescription !== null) {
       const quote = (text: string) => (text ? `\`\`\`\` quote\n${text}\n\`\`\`\`` : '```` quote\n*No description.*\n````');

@@ -176,6 +176,11 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
     // Administrators keep metadata access.
     expect((await events(t.client(admin), qAdmin)).map((e) => e.op)).toEqual(['update']);
     expect((await t.client(bob).get(`/streams/${id}`)).status).toBe(400);
+    const said = await t.client(alice).get('/messages', {
+      anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: false,
+      narrow: [{ operator: 'channel', operand: id }, { operator: 'topic', operand: 'channel events' }],
+    });
+    expect(said.body.messages[0].content).toBe(`@_**${alice.fullName}|${alice.userId}** changed the [access permissions](/help/channel-permissions) for this channel from **Public** to **Private, shared history**.`);
   });
 
   it('making a private channel public: users who gain access get stream create, guests nothing', async () => {
