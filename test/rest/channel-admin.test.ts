@@ -310,6 +310,22 @@ describe('PATCH /streams/{stream_id}: topics_policy', () => {
     expect(await events(t.client(bob), q)).toEqual([expect.objectContaining({ property: 'topics_policy', value: 'disable_empty_topic' })]);
   });
 
+  it('needs the organization\'s can_set_topics_policy_group as well as channel administration', async () => {
+    const id = await makeChannel(t.client(alice), fresh('policy-perm'));
+    const prisma = t.server.database.prisma;
+    const realm = await prisma.realm.findUniqueOrThrow({ where: { id: (await channel(id)).realmId } });
+    const admins = await prisma.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:administrators', isSystemGroup: true } });
+    await prisma.realm.update({ where: { id: realm.id }, data: { canSetTopicsPolicyGroupId: admins.id } });
+    try {
+      const res = await t.client(alice).patch(`/streams/${id}`, { topics_policy: 'allow_empty_topic' });
+      expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
+      expect((await channel(id)).topicsPolicy).toBe('inherit');
+      expect((await t.client(admin).patch(`/streams/${id}`, { topics_policy: 'allow_empty_topic' })).status).toBe(200);
+    } finally {
+      await prisma.realm.update({ where: { id: realm.id }, data: { canSetTopicsPolicyGroupId: realm.canSetTopicsPolicyGroupId } });
+    }
+  });
+
   it('refuses unknown policies', async () => {
     const id = await makeChannel(t.client(alice), fresh('policy2'));
     const res = await t.client(alice).patch(`/streams/${id}`, { topics_policy: 'whatever' });

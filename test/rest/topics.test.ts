@@ -287,6 +287,14 @@ describe('POST /messages/flags/narrow', () => {
     expect(again.body).toMatchObject({ processed_count: 4, updated_count: 1, last_processed_id: ids[3], found_newest: true, found_oldest: true });
   });
 
+  it('anchors at the first unread message with first_unread', async () => {
+    await t.client(bob).post('/messages/flags', { messages: [ids[2], ids[3]], op: 'remove', flag: 'read' });
+    const res = await t.client(bob).post('/messages/flags/narrow', {
+      anchor: 'first_unread', num_before: 0, num_after: 10, op: 'add', flag: 'read', narrow: [{ operator: 'channel', operand: id }],
+    });
+    expect(res.body).toMatchObject({ processed_count: 2, updated_count: 2, first_processed_id: ids[2], last_processed_id: ids[3], found_newest: true });
+  });
+
   it('stars and unstars', async () => {
     const add = await t.client(bob).post('/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 2, op: 'add', flag: 'starred', narrow: [{ operator: 'channel', operand: id }] });
     expect(add.body).toMatchObject({ processed_count: 2, updated_count: 2, first_processed_id: ids[0], last_processed_id: ids[1], found_oldest: true, found_newest: false });
