@@ -11,6 +11,8 @@ import { navigationViewRoutes } from './routes/views.ts';
 import { savedSnippetRoutes } from './routes/snippets.ts';
 import { pushRoutes } from './routes/push.ts';
 import { callRoutes } from './routes/calls.ts';
+import { channelAdminRoutes } from './routes/channel-admin.ts';
+import { topicRoutes } from './routes/topics.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -22,4 +24,6 @@ export const routes: Route[] = [
   ...savedSnippetRoutes,
   ...pushRoutes,
   ...callRoutes,
+  ...channelAdminRoutes,
+  ...topicRoutes,
 ];

@@ -29,6 +29,10 @@ export interface Config {
   logRequests: boolean;
   /** Seconds a long-poll waits before answering with a heartbeat (Zulip: about 50). */
   heartbeatSecs: number;
+  /** Messages deleted per batch by delete_topic (default 100). */
+  deleteTopicBatchSize?: number;
+  /** Milliseconds after which delete_topic stops starting batches and answers `complete: false` (default 50 s). */
+  deleteTopicBudgetMs?: number;
 }
 
 /** An OAuth video-call provider (Zoom's user-OAuth app, or anything speaking the same flow). */

@@ -79,6 +79,7 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       return [{ type: 'message', message: toZulipMessage(view), flags }];
     }
     case 'delete_message': {
+      if (event.message_type === 'stream') event = { ...event, topic: emptyTopic(event.topic, shape) };
       const ids = (event.message_ids as number[]) ?? [];
       if (options.capabilities.bulk_message_deletion) return [event];
       // Clients without bulk deletion get one event per message, with `message_id`.
@@ -95,6 +96,18 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       // Channel typing reaches only clients that declared they can show it.
       if (event.message_type === 'stream' && !options.capabilities.stream_typing_notifications) return [];
       return [{ ...event, ...(event.message_type === 'stream' ? { topic: emptyTopic(event.topic, shape) } : {}) }];
+    case 'stream': {
+      // Archiving news: clients without `archived_channels` see the channel vanish or reappear.
+      if (!('fallback' in event)) return [event];
+      const { fallback, ...update } = event as ParleyEvent & { fallback: ParleyEvent };
+      return [options.capabilities.archived_channels ? update : fallback];
+    }
+    case 'muted_topics':
+      // Zulip's ClientDescriptor.accepts_event: clients that asked for user_topic get only that.
+      if (options.eventTypes?.includes('user_topic')) return [];
+      return [{ ...event, muted_topics: (event.muted_topics as [string, string, number][]).map(([c, topic, ts]) => [c, emptyTopic(topic, shape), ts]) }];
+    case 'user_topic':
+      return [{ ...event, topic_name: emptyTopic(event.topic_name, shape) }];
     case 'realm_linkifiers':
       return options.capabilities.linkifier_url_template ? [event] : [];
     default:

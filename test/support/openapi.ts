@@ -130,6 +130,11 @@ function normalize(node: unknown): void {
   // sees them) write `{nullable: true}` with no type. Without a type the schema accepts null
   // anyway, but ajv rejects a typeless `nullable`.
   if (typeof obj.nullable === 'boolean' && obj.type === undefined) delete obj.nullable;
+  // `stream update` values may be null (message_retention_days "realm_default", folder_id with no
+  // folder, first_message_id of an emptied channel): Zulip sends null, its yaml omits it.
+  if (obj.properties?.property && obj.properties?.rendered_description && Array.isArray(obj.properties?.value?.oneOf)) {
+    obj.properties.value.oneOf.push({ type: 'null' });
+  }
   for (const [key, value] of Object.entries(obj)) {
     if (key === 'example' || key === 'examples') continue; // data, not schemas
     normalize(value);

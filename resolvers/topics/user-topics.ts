@@ -1,0 +1,46 @@
+// POST /user_topics: a user's visibility policy for a topic (0 none, 1 muted, 2 unmuted, 3 followed).
+// Works for topics without messages; unmuting works even in a channel the user can no longer read.
+import type { User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import { BadRequestError } from '../errors.ts';
+import { hasContentAccess } from '../channels/access.ts';
+import { MAX_TOPIC_LENGTH } from '../realm/version.ts';
+import { codePointLength, exactInsensitive, toUnixSeconds } from '../text.ts';
+import { topicParam } from './channel.ts';
+
+export const VISIBILITY_POLICIES = [0, 1, 2, 3];
+const MUTED = 1;
+
+export async function setTopicVisibilityPolicy(ctx: Context, user: User, channelId: number, topicName: string, policy: number): Promise<void> {
+  if (!VISIBILITY_POLICIES.includes(policy)) throw new BadRequestError('Invalid visibility_policy');
+  if (codePointLength(topicName) > MAX_TOPIC_LENGTH) throw new BadRequestError(`topic is too long (limit: ${MAX_TOPIC_LENGTH} characters)`);
+  const topic = topicParam(topicName.replace(/[\u0000-\u001f\u007f]/g, ' '), ctx.realm.emptyTopicDisplayName);
+  const channel = await ctx.db.channel.findUnique({ where: { id: channelId } });
+  const existing = channel && channel.realmId === user.realmId
+    ? await ctx.db.userTopic.findFirst({ where: { userId: user.id, channelId: channel.id, topicName: exactInsensitive(topic) } })
+    : null;
+  const mayRemove = policy === 0 && existing;
+  if (!channel || (!mayRemove && !(await hasContentAccess(ctx.db, user, channel)))) throw new BadRequestError('Invalid channel ID');
+  const now = new Date();
+  await ctx.db.$transaction(async (tx) => {
+    if (policy === 0) {
+      if (existing) await tx.userTopic.delete({ where: { id: existing.id } });
+    } else if (existing) {
+      await tx.userTopic.update({ where: { id: existing.id }, data: { visibilityPolicy: policy, lastUpdated: now, topicName: topic } });
+    } else {
+      await tx.userTopic.create({ data: { userId: user.id, channelId: channel.id, topicName: topic, visibilityPolicy: policy, lastUpdated: now } });
+    }
+  });
+  if (policy === MUTED || existing?.visibilityPolicy === MUTED) {
+    // Older clients follow mutes through the deprecated muted_topics event (the whole list).
+    const muted = await ctx.db.userTopic.findMany({
+      where: { userId: user.id, visibilityPolicy: MUTED }, include: { channel: { select: { name: true } } }, orderBy: { id: 'asc' },
+    });
+    ctx.events.publish(ctx.realm.id, [user.id], {
+      type: 'muted_topics', muted_topics: muted.map((m) => [m.channel.name, m.topicName, toUnixSeconds(m.lastUpdated)]),
+    });
+  }
+  ctx.events.publish(ctx.realm.id, [user.id], {
+    type: 'user_topic', stream_id: channel.id, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
+  });
+}
