@@ -7,6 +7,9 @@ import { userRoutes } from './routes/users.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
+import { statusRoutes } from './routes/status.ts';
+import { presenceRoutes } from './routes/presence.ts';
+import { emojiRoutes } from './routes/emoji.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -14,4 +17,7 @@ export const routes: Route[] = [
   ...channelRoutes,
   ...messageRoutes,
   ...eventRoutes,
+  ...statusRoutes,
+  ...presenceRoutes,
+  ...emojiRoutes,
 ];

@@ -7,6 +7,9 @@ import './channels.ts';
 import './messages.ts';
 import './events.ts';
 import './live.ts';
+import './status.ts';
+import './presence.ts';
+import './emoji.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
@@ -15,5 +18,8 @@ import '../resolvers/messages/fields.ts';
 import '../resolvers/events/fields.ts';
 import '../resolvers/events/live-fields.ts';
 import '../resolvers/typing/fields.ts';
+import '../resolvers/status/fields.ts';
+import '../resolvers/presence/fields.ts';
+import '../resolvers/emoji/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
