@@ -182,7 +182,7 @@ export function decodeParams(
         }
       }
     }
-    if (Array.isArray(value) && spec.type !== 'json') {
+    if (Array.isArray(value) && spec.type !== 'json' && spec.type !== 'file') {
       // A repeated form field: Zulip reads the last one.
       value = value[value.length - 1];
     }

@@ -402,6 +402,7 @@ const NEWER_EVENT_SCHEMAS: Node[] = [
 function addNewerEventSchemas(doc: Node): void {
   const found: Node[] = [];
   const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
     if (!isObject(node) || found.length) return;
     const events = (node.properties as Node | undefined)?.events as Node | undefined;
     if (events && Array.isArray((events.items as Node | undefined)?.anyOf)) {
