@@ -8,6 +8,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { unicodeEmojiByName } from './unicode.ts';
+import { isAnimatedGif } from './gif.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -62,8 +63,7 @@ export function realmEmojiRecord(row: CustomEmojiRow): RealmEmojiRecord {
     id: String(row.id),
     name: row.name,
     source_url: emojiSourceUrl(row.realmId, row.id, row.contentType),
-    // Parley keeps no separate still frame, so animated images are not flagged as such.
-    still_url: null,
+    still_url: row.isAnimated ? `/user_avatars/${row.realmId}/emoji/images/still/${row.id}.png` : null,
     deactivated: row.deactivated,
     author_id: row.authorId,
   };
@@ -114,7 +114,10 @@ export async function addCustomEmoji(ctx: Context, actor: User, rawName: string,
       throw new BadRequestError('A custom emoji with this name already exists.');
     }
     const row = await tx.customEmoji.create({
-      data: { realmId: ctx.realm.id, name, authorId: actor.id, fileName: file.fileName.slice(0, 255), contentType, content: bytes },
+      data: {
+        realmId: ctx.realm.id, name, authorId: actor.id, fileName: file.fileName.slice(0, 255), contentType, content: bytes,
+        isAnimated: contentType === 'image/gif' && isAnimatedGif(bytes),
+      },
       select: EMOJI_COLUMNS,
     });
     return { row, all: await realmEmojiDict(tx, ctx.realm.id) };

@@ -7,6 +7,13 @@ import { rawRequest, type ApiClient, type Credentials } from '../support/client.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
+/** GIF with the single frame of `GIF` twice: animated. */
+const ANIMATED_GIF = (() => {
+  const frameStart = GIF.indexOf(0x21, 13);
+  const frames = GIF.subarray(frameStart, GIF.length - 1);
+  return Buffer.concat([GIF.subarray(0, GIF.length - 1), frames, Buffer.from([0x3b])]);
+})();
+
 let t: TestServer;
 let alice: MadeUser;
 let bob: MadeUser;
@@ -91,6 +98,23 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     expect(image.headers['content-type']).toBe('image/gif');
     const reg = await register(t.client(bob));
     expect(reg.realm_emoji[emoji.id]).toEqual(emoji);
+  });
+
+  it('gives animated GIFs a still_url serving their first frame', async () => {
+    expect((await upload(alice, 'spinner', [{ bytes: ANIMATED_GIF, name: 'spin.gif', type: 'image/gif' }])).status).toBe(200);
+    const [emoji] = await activeNamed('spinner');
+    expect(emoji.still_url).toBe(`/user_avatars/${realmId}/emoji/images/still/${emoji.id}.png`);
+    const still = await rawRequest('GET', `${t.baseUrl}${emoji.still_url}`, {});
+    expect(still.status).toBe(200);
+    const { gifLayout } = await import('../../resolvers/emoji/gif.ts');
+    const full = await fetch(`${t.baseUrl}${emoji.source_url}`).then((r) => r.arrayBuffer());
+    const first = await fetch(`${t.baseUrl}${emoji.still_url}`).then((r) => r.arrayBuffer());
+    expect(gifLayout(Buffer.from(full))?.frames).toBe(2);
+    expect(gifLayout(Buffer.from(first))?.frames).toBe(1);
+    // A static image has no still.
+    const [parrot] = await activeNamed('party_parrot');
+    expect(parrot.still_url).toBeNull();
+    expect((await rawRequest('GET', `${t.baseUrl}/user_avatars/${realmId}/emoji/images/still/${parrot.id}.png`, {})).status).toBe(404);
   });
 
   it('turns spaces into underscores', async () => {
