@@ -278,5 +278,10 @@ describe('POST /register presences', () => {
     expect(Object.keys(modernCapable.presences)).toContain(String(bob.userId));
     const limited = await register(t.client(alice), { slim_presence: true, presence_history_limit_days: 1 });
     expect(Object.keys(limited.presences)).toContain(String(bob.userId));
+    await report(carol);
+    await age(carol, 20 * 86400);
+    expect((await register(t.client(alice), { slim_presence: true })).presences[String(carol.userId)]).toBeUndefined();
+    expect((await register(t.client(alice), { slim_presence: true, presence_history_limit_days: 30 })).presences[String(carol.userId)]).toBeDefined();
+    expect((await report(alice, { slim_presence: true, history_limit_days: 30 })).presences[String(carol.userId)]).toBeDefined();
   });
 });
