@@ -7,7 +7,8 @@
 // ID the client holds; a report whose request began before another's and committed after a
 // client's fetch is picked up by that user's next report instead.
 import type { Context } from '../../schema/context.ts';
-import type { User } from '../../prisma/generated/client/client.ts';
+import type { Prisma, User } from '../../prisma/generated/client/client.ts';
+import type { ParleyEvent } from '../events/bus.ts';
 import { BadRequestError, InvalidArgumentError } from '../errors.ts';
 import { toUnixSeconds, exactInsensitive } from '../text.ts';
 import {
@@ -85,17 +86,38 @@ export async function updatePresence(ctx: Context, user: User, status: string): 
   const becameActive = status === 'active' && (!previous?.lastActiveTime || now.getTime() - previous.lastActiveTime.getTime() > threshold);
   const fresh = await ctx.db.user.findUniqueOrThrow({ where: { id: user.id }, select: { settings: true, email: true, dateJoined: true } });
   if (!(cameOnline || becameActive) || !presenceEnabledIn(fresh.settings)) return;
-  const current = view({ userId: user.id, lastConnectedTime: now, lastActiveTime: status === 'active' ? now : (previous?.lastActiveTime ?? null) }, { id: user.id, email: fresh.email, dateJoined: fresh.dateJoined });
-  const seconds = toUnixSeconds(now);
-  // Both formats travel together; resolvers/events/shape.ts gives each queue the one it asked for.
-  ctx.events.publish(ctx.realm.id, await userIdsWhoCanAccess(ctx.db, ctx.realm, user.id), {
+  const row = { userId: user.id, lastConnectedTime: now, lastActiveTime: status === 'active' ? now : (previous?.lastActiveTime ?? null) };
+  ctx.events.publish(ctx.realm.id, await userIdsWhoCanAccess(ctx.db, ctx.realm, user.id), presenceEvent({ id: user.id, ...fresh }, row, status, now));
+}
+
+/** The `presence` event, in both formats; resolvers/events/shape.ts gives each queue the one it asked for. */
+function presenceEvent(user: { id: number; email: string; dateJoined: Date }, row: PresenceRow, status: 'active' | 'idle', reported: Date): ParleyEvent {
+  const current = view(row, user);
+  return {
     type: 'presence',
     user_id: user.id,
-    email: fresh.email,
-    server_timestamp: now.getTime() / 1000,
-    presence: { website: { client: 'website', status, timestamp: seconds, pushable: false } },
+    email: user.email,
+    server_timestamp: Date.now() / 1000,
+    presence: { website: { client: 'website', status, timestamp: toUnixSeconds(reported), pushable: false } },
     presences: { [String(user.id)]: { active_timestamp: current.activeTimestamp, idle_timestamp: current.idleTimestamp } },
+  };
+}
+
+/**
+ * Turning presence sharing on or off is itself a presence report, as in Zulip's
+ * do_change_user_setting: on, the user is active now; off, their presence is set to just past the
+ * offline threshold, so that everyone sees them go offline at once. Runs in the caller's
+ * transaction; returns the event to publish after it commits (to userIdsWhoCanAccess).
+ */
+export async function presenceToggleReport(tx: Prisma.TransactionClient, user: Pick<User, 'id' | 'realmId' | 'email' | 'dateJoined'>, enabled: boolean): Promise<ParleyEvent> {
+  const when = enabled ? new Date() : new Date(Date.now() - (PRESENCE_OFFLINE_THRESHOLD_SECS + 120) * 1000);
+  const row = { userId: user.id, lastConnectedTime: when, lastActiveTime: when };
+  await tx.userPresence.upsert({
+    where: { userId: user.id },
+    create: { ...row, realmId: user.realmId },
+    update: { lastConnectedTime: when, lastActiveTime: when },
   });
+  return presenceEvent(user, row, enabled ? 'active' : 'idle', when);
 }
 
 export interface PresenceQuery {

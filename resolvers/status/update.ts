@@ -9,6 +9,7 @@ import { codePointLength } from '../text.ts';
 import { isAdmin } from '../users/roles.ts';
 import { userIdsWhoCanAccess } from './audience.ts';
 import { setPresenceEnabled } from './presence-enabled.ts';
+import { presenceToggleReport } from '../presence/presence.ts';
 
 export const MAX_STATUS_TEXT_LENGTH = 60;
 
@@ -81,15 +82,20 @@ async function updateStatus(ctx: Context, user: User, input: StatusInput): Promi
       create: { userId: user.id, ...changes, timestamp: new Date() },
       update: { ...changes, timestamp: new Date() },
     });
-    return away === undefined ? null : setPresenceEnabled(tx, user.id, !away);
+    if (away === undefined) return null;
+    return { settings: await setPresenceEnabled(tx, user.id, !away), presence: await presenceToggleReport(tx, user, !away) };
   });
 
-  if (presenceChanged) ctx.events.publish(ctx.realm.id, [user.id], presenceChanged);
+  const audience = await userIdsWhoCanAccess(ctx.db, ctx.realm, user.id);
+  if (presenceChanged) {
+    ctx.events.publish(ctx.realm.id, [user.id], presenceChanged.settings);
+    ctx.events.publish(ctx.realm.id, audience, presenceChanged.presence);
+  }
   const event: Record<string, unknown> = { type: 'user_status', user_id: user.id };
   if (away !== undefined) event.away = away;
   if (statusText !== undefined) event.status_text = statusText;
   if (emojiName !== undefined) Object.assign(event, { emoji_name: emojiName, emoji_code: emojiCode, reaction_type: reactionType });
-  ctx.events.publish(ctx.realm.id, await userIdsWhoCanAccess(ctx.db, ctx.realm, user.id), event as { type: string });
+  ctx.events.publish(ctx.realm.id, audience, event as { type: string });
 }
 
 /** A user's status as Zulip shows it: only the set parts, `away` when presence sharing is off. */

@@ -196,6 +196,28 @@ describe('presence_enabled off (invisible)', () => {
   });
 });
 
+describe('turning presence_enabled on or off', () => {
+  it('is announced at once: offline (just past the threshold) when turned off, active when turned on', async () => {
+    await report(carol);
+    const modern = await register(t.client(alice), { client_capabilities: { simplified_presence_events: true } });
+    const legacy = await register(t.client(bob));
+    await setPresenceEnabled(carol, false);
+    const now = Date.now() / 1000;
+    const [off] = await poll(t.client(alice), modern.queue_id);
+    const offline = off.presences[String(carol.userId)];
+    expect(now - offline.idle_timestamp).toBeGreaterThan(140);
+    expect(now - offline.idle_timestamp).toBeLessThan(400);
+    const [offLegacy] = await poll(t.client(bob), legacy.queue_id);
+    expect(offLegacy).toMatchObject({ type: 'presence', user_id: carol.userId, presence: { website: { status: 'idle' } } });
+
+    await setPresenceEnabled(carol, true);
+    const events = await poll(t.client(alice), modern.queue_id);
+    const on = events[events.length - 1].presences[String(carol.userId)];
+    expect(Math.abs(on.active_timestamp - Date.now() / 1000)).toBeLessThan(60);
+    expect((await report(alice, { slim_presence: true })).presences[String(carol.userId)]).toEqual(on);
+  });
+});
+
 describe('GET /users/{user_id_or_email}/presence', () => {
   it('gives the website and aggregated presence, by ID or email', async () => {
     await report(bob);
