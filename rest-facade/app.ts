@@ -6,6 +6,7 @@ import { routes } from './routes.ts';
 import type { Route } from './route.ts';
 import { defaultVariables } from './route.ts';
 import { collectRawParams, decodeParams } from './params.ts';
+import { uploadedFiles } from './uploads.ts';
 import { envelopeForError, envelopeForGraphQLErrors, errorEnvelope, successEnvelope, type Envelope } from './errors.ts';
 import { BadRequestError, NotLoggedInError, NotFoundError, ParleyError } from '../resolvers/errors.ts';
 import type { RequestFacts } from '../server/context.ts';
@@ -92,7 +93,7 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
     }
   });
   const raw = collectRawParams(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body);
-  const { values, ignored } = decodeParams(route.params, raw, pathParams);
+  const { values, ignored } = decodeParams(route.params, raw, pathParams, uploadedFiles(ctx));
   const variables = route.variables ? route.variables(values) : defaultVariables(values);
   const result = await execute(entry.document, variables, facts);
   if (result.errors?.length) return envelopeForGraphQLErrors(result.errors);

@@ -18,7 +18,19 @@ export type ParamType =
   /** any JSON value, passed through */
   | 'json'
   /** JSON when it parses, else the raw string (POST /messages `to`: a bare channel name) */
-  | 'jsonOrString';
+  | 'jsonOrString'
+  /**
+   * Every file of a multipart upload, whatever its field name (Zulip reads `request.FILES`), as a
+   * list of `{fileName, contentType, base64}`: the GraphQL `FileUpload` input (schema/emoji.ts).
+   */
+  | 'file';
+
+/** A file of a multipart upload, read by the facade (rest-facade/app.ts). */
+export interface RawUpload {
+  fileName: string;
+  contentType: string | null;
+  bytes: Buffer;
+}
 
 export interface ParamSpec {
   type: ParamType;
@@ -133,6 +145,8 @@ function decodeRaw(name: string, type: ParamType, value: unknown): unknown {
       if (!allInts && !allStrings) throw new InvalidArgumentError(name, `Invalid ${name}`);
       return list;
     }
+    case 'file':
+      return (value as RawUpload[]).map((f) => ({ fileName: f.fileName, contentType: f.contentType, base64: f.bytes.toString('base64') }));
     case 'intOrIntList': {
       const parsed = typeof value === 'string' && /^\s*\[/.test(value) ? parseJson(name, value) : value;
       if (Array.isArray(parsed)) return parsed.map((item, i) => toInt(name, item, `${name}[${i}]`));
@@ -149,6 +163,7 @@ export function decodeParams(
   specs: Record<string, ParamSpec>,
   raw: RawParams,
   pathParams: Record<string, string>,
+  files: RawUpload[] = [],
 ): { values: Record<string, unknown>; ignored: string[] } {
   const values: Record<string, unknown> = {};
   const used = new Set<string>();
@@ -156,6 +171,8 @@ export function decodeParams(
     let value: unknown;
     if (spec.in === 'path') {
       value = pathParams[name];
+    } else if (spec.type === 'file') {
+      value = files;
     } else {
       for (const key of [name, ...(spec.aliases ?? [])]) {
         if (raw[key] !== undefined) {
@@ -165,7 +182,7 @@ export function decodeParams(
         }
       }
     }
-    if (Array.isArray(value) && spec.type !== 'json') {
+    if (Array.isArray(value) && spec.type !== 'json' && spec.type !== 'file') {
       // A repeated form field: Zulip reads the last one.
       value = value[value.length - 1];
     }

@@ -13,6 +13,9 @@ import { pushRoutes } from './routes/push.ts';
 import { callRoutes } from './routes/calls.ts';
 import { channelAdminRoutes } from './routes/channel-admin.ts';
 import { topicRoutes } from './routes/topics.ts';
+import { statusRoutes } from './routes/status.ts';
+import { presenceRoutes } from './routes/presence.ts';
+import { emojiRoutes } from './routes/emoji.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -26,4 +29,7 @@ export const routes: Route[] = [
   ...callRoutes,
   ...channelAdminRoutes,
   ...topicRoutes,
+  ...statusRoutes,
+  ...presenceRoutes,
+  ...emojiRoutes,
 ];

@@ -12,6 +12,9 @@ import './navigation-views.ts';
 import './snippets.ts';
 import './push.ts';
 import './calls.ts';
+import './status.ts';
+import './presence.ts';
+import './emoji.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
@@ -26,5 +29,8 @@ import '../resolvers/views/fields.ts';
 import '../resolvers/snippets/fields.ts';
 import '../resolvers/push/fields.ts';
 import '../resolvers/calls/fields.ts';
+import '../resolvers/status/fields.ts';
+import '../resolvers/presence/fields.ts';
+import '../resolvers/emoji/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -19,6 +19,7 @@ import { RedisQueueRegistry } from '../resolvers/events/redis/registry.ts';
 import { createContext, type RequestFacts, type Services } from './context.ts';
 import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
+import { EMOJI_IMAGE_PATH, serveEmojiImage } from './emoji-images.ts';
 import type { Context } from '../schema/context.ts';
 
 export interface ParleyServer {
@@ -146,6 +147,10 @@ export async function createParleyServer(config: Config, log: (line: string) => 
         return;
       }
       await facade(ctx, next);
+      return;
+    }
+    if (EMOJI_IMAGE_PATH.test(ctx.path)) {
+      await serveEmojiImage(ctx, database.prisma, config);
       return;
     }
     if (ctx.path === '/' || ctx.path === '/health') {

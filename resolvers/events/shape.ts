@@ -110,6 +110,18 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       return [{ ...event, topic_name: emptyTopic(event.topic_name, shape) }];
     case 'realm_linkifiers':
       return options.capabilities.linkifier_url_template ? [event] : [];
+    case 'presence': {
+      // Published with both formats (resolvers/presence/presence.ts).
+      const { presences, user_id, email, server_timestamp, presence } = event;
+      if (options.capabilities.simplified_presence_events) return [{ type: 'presence', presences }];
+      return [{ type: 'presence', user_id, email, server_timestamp, presence }];
+    }
+    case 'realm_emoji': {
+      // `add`/`edit` carry the whole set beside them for clients that only know the legacy `update`.
+      if (event.op === 'update') return [event];
+      const { realm_emoji: all, ...individual } = event;
+      return options.capabilities.individual_emoji_changes ? [individual] : [{ type: 'realm_emoji', op: 'update', realm_emoji: all }];
+    }
     default:
       return [event];
   }

@@ -85,6 +85,7 @@ function loadSpec(): Spec {
   }
   const doc = parseYaml(readFileSync(file, 'utf8')) as Node;
   normalize(doc);
+  addNewerEventSchemas(doc);
 
   // strict: false tolerates OpenAPI's extra keywords (example, deprecated, x-*, ...);
   // ajv implements OpenAPI 3.0's `nullable` natively (it requires a sibling `type`).
@@ -372,6 +373,52 @@ const NEWER_THAN_YAML = new Set([
   'alternative_url_templates',
   'url_options',
 ]);
+
+/**
+ * Event variants newer than the yaml (spec: Event kinds; feature levels 419 and 491), appended to
+ * the GET /events variants: the modern `presence` event (`simplified_presence_events`) and the
+ * individual `realm_emoji` `add`/`edit` events (`individual_emoji_changes`).
+ */
+const NEWER_EVENT_SCHEMAS: Node[] = [
+  {
+    type: 'object', additionalProperties: false, required: ['type', 'presences'],
+    properties: {
+      id: { type: 'integer' }, type: { type: 'string', enum: ['presence'] },
+      presences: { type: 'object', additionalProperties: { $ref: '#/components/schemas/ModernPresenceFormat' } },
+    },
+  },
+  {
+    type: 'object', additionalProperties: false, required: ['type', 'op', 'emoji'],
+    properties: {
+      id: { type: 'integer' }, type: { type: 'string', enum: ['realm_emoji'] }, op: { type: 'string', enum: ['add'] },
+      emoji: { $ref: '#/components/schemas/RealmEmoji' },
+    },
+  },
+  {
+    type: 'object', additionalProperties: false, required: ['type', 'op', 'emoji_id', 'data'],
+    properties: {
+      id: { type: 'integer' }, type: { type: 'string', enum: ['realm_emoji'] }, op: { type: 'string', enum: ['edit'] },
+      emoji_id: { type: 'string' },
+      data: { type: 'object', additionalProperties: false, properties: { deactivated: { type: 'boolean' } } },
+    },
+  },
+];
+
+function addNewerEventSchemas(doc: Node): void {
+  const found: Node[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!isObject(node) || found.length) return;
+    const events = (node.properties as Node | undefined)?.events as Node | undefined;
+    if (events && Array.isArray((events.items as Node | undefined)?.anyOf)) {
+      found.push(events.items as Node);
+      return;
+    }
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk((doc.paths as Node)['/events']?.get?.responses?.['200']);
+  found[0]?.anyOf.push(...NEWER_EVENT_SCHEMAS);
+}
 
 /**
  * An endpoint's documented error variants are examples, not a closed list (Zulip's own validator

@@ -1,6 +1,7 @@
 // The `realm` fetch type: organization settings, server settings and limits, plus the small
 // per-realm lists (domains, emoji, linkifiers, playgrounds, custom profile fields, bots metadata).
 import { realmUrl } from '../../realm/urls.ts';
+import { realmEmojiDict } from '../../emoji/custom.ts';
 import { serverSettings } from '../../realm/server-settings.ts';
 import {
   MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH,
@@ -224,20 +225,8 @@ export async function realmListsState(s: InitialState): Promise<Json> {
   }
 
   if (s.want('realm_emoji')) {
-    jobs.push(db.customEmoji.findMany({
-      where: { realmId: realm.id },
-      // Not the image bytes.
-      select: { id: true, name: true, authorId: true, deactivated: true, isAnimated: true },
-      orderBy: { id: 'asc' },
-    }).then((rows) => {
-      state.realm_emoji = Object.fromEntries(rows.map((e) => [String(e.id), {
-        id: String(e.id),
-        name: e.name,
-        source_url: `/user_avatars/${realm.id}/emoji/images/${e.id}.png`,
-        still_url: e.isAnimated ? `/user_avatars/${realm.id}/emoji/images/still/${e.id}.png` : null,
-        deactivated: e.deactivated,
-        author_id: e.authorId,
-      }]));
+    jobs.push(realmEmojiDict(db, realm.id).then((emoji) => {
+      state.realm_emoji = emoji;
     }));
   }
 

@@ -190,12 +190,15 @@ async function presenceState(s: InitialState, state: Json): Promise<void> {
   ]);
   const modern = s.options.slimPresence || s.capability('simplified_presence_events');
   const presences: Json = {};
+  let lastUpdateId = -1;
   for (const row of rows) {
     const u = users.get(row.userId);
     if (!u || (accessible && !accessible.has(u.id))) continue;
     if (!effectiveSettings(u, s.realm).presence_enabled) continue;
     const active = row.lastActiveTime ?? u.dateJoined;
     const connected = row.lastConnectedTime ?? row.lastActiveTime ?? u.dateJoined;
+    // The update IDs POST /users/me/presence uses (resolvers/presence/presence.ts).
+    lastUpdateId = Math.max(lastUpdateId, connected.getTime(), active.getTime());
     if (modern) {
       presences[String(u.id)] = { active_timestamp: toUnixSeconds(active), idle_timestamp: toUnixSeconds(connected) };
     } else {
@@ -209,8 +212,7 @@ async function presenceState(s: InitialState, state: Json): Promise<void> {
     }
   }
   state.presences = presences;
-  // Parley keeps no presence update counter yet, so clients always fetch the full set.
-  state.presence_last_update_id = -1;
+  state.presence_last_update_id = lastUpdateId;
 }
 
 /** `user_status`: non-empty statuses of active users the viewer may see, keyed by user ID. */

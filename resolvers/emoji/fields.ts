@@ -1,0 +1,36 @@
+// GraphQL fields of custom emoji.
+import { builder } from '../../schema/builder.ts';
+import { CustomEmojiType, FileUploadInput } from '../../schema/emoji.ts';
+import { requireUser } from '../../schema/context.ts';
+import { addCustomEmoji, customEmojiRows, deactivateCustomEmoji, realmEmojiRecord } from './custom.ts';
+
+builder.queryFields((t) => ({
+  customEmoji: t.field({
+    type: [CustomEmojiType],
+    description: 'Every custom emoji of the viewer\'s organization, deactivated ones included, by ID.',
+    resolve: async (_root, _args, ctx) => {
+      requireUser(ctx);
+      return (await customEmojiRows(ctx.db, ctx.realm.id)).map(realmEmojiRecord);
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  addCustomEmoji: t.field({
+    type: CustomEmojiType,
+    description: 'Uploads a custom emoji (members in the organization\'s can_add_custom_emoji_group). Exactly one file, at most 5 MiB: PNG, GIF, JPEG or WebP.',
+    args: {
+      name: t.arg.string({ required: true, description: 'Lowercase letters, digits, dashes and underscores (spaces become underscores), ending in a letter or digit.' }),
+      files: t.arg({ type: [FileUploadInput], required: true, description: 'The uploaded files: exactly one is accepted.' }),
+    },
+    resolve: (_root, args, ctx) => addCustomEmoji(ctx, requireUser(ctx), args.name, args.files),
+  }),
+  deactivateCustomEmoji: t.boolean({
+    description: 'Deactivates an active custom emoji by name (its author or an administrator).',
+    args: { name: t.arg.string({ required: true, description: 'The emoji\'s name.' }) },
+    resolve: async (_root, args, ctx) => {
+      await deactivateCustomEmoji(ctx, requireUser(ctx), args.name);
+      return true;
+    },
+  }),
+}));
