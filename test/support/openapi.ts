@@ -379,7 +379,7 @@ const NEWER_THAN_YAML = new Set([
  * the GET /events variants: the modern `presence` event (`simplified_presence_events`) and the
  * individual `realm_emoji` `add`/`edit` events (`individual_emoji_changes`).
  */
-const NEWER_EVENT_SCHEMAS: Node[] = [
+const NEWER_EVENT_VARIANTS: Node[] = [
   {
     type: 'object', additionalProperties: false, required: ['type', 'presences'],
     properties: {
@@ -417,7 +417,7 @@ function addNewerEventSchemas(doc: Node): void {
     for (const value of Object.values(node)) walk(value);
   };
   walk((doc.paths as Node)['/events']?.get?.responses?.['200']);
-  found[0]?.anyOf.push(...NEWER_EVENT_SCHEMAS);
+  found[0]?.anyOf.push(...NEWER_EVENT_VARIANTS);
 }
 
 /**
