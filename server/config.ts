@@ -22,6 +22,8 @@ export interface Config {
   logRequests: boolean;
   /** Seconds a long-poll waits before answering with a heartbeat (Zulip: about 50). */
   heartbeatSecs: number;
+  /** How often each process looks for due scheduled messages and reminders; 0 turns the worker off. */
+  scheduledPollMs: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,5 +45,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     pushNotificationsEnabled: false,
     logRequests: env.PARLEY_LOG_REQUESTS === '1',
     heartbeatSecs: Number(env.PARLEY_HEARTBEAT_SECS ?? 50),
+    scheduledPollMs: Number(env.PARLEY_SCHEDULED_POLL_MS ?? 5000),
   };
 }

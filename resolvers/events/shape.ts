@@ -97,6 +97,12 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       return [{ ...event, ...(event.message_type === 'stream' ? { topic: emptyTopic(event.topic, shape) } : {}) }];
     case 'realm_linkifiers':
       return options.capabilities.linkifier_url_template ? [event] : [];
+    case 'scheduled_messages': {
+      const withTopic = (m: Record<string, unknown>) => ('topic' in m ? { ...m, topic: emptyTopic(m.topic, shape) } : m);
+      if (event.op === 'add') return [{ ...event, scheduled_messages: (event.scheduled_messages as Record<string, unknown>[]).map(withTopic) }];
+      if (event.op === 'update') return [{ ...event, scheduled_message: withTopic(event.scheduled_message as Record<string, unknown>) }];
+      return [event];
+    }
     default:
       return [event];
   }
