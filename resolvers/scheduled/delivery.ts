@@ -17,6 +17,8 @@ import { globalTime } from './links.ts';
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: later than this, a message is not sent at all. */
 const LATE_CUTOFF_MS = 10 * 60_000;
 const INTERNAL_ERROR = 'Internal server error';
+/** Unexpected errors (a lost race on a unique key, a dropped connection) are retried this often. */
+const MAX_ATTEMPTS = 3;
 
 interface Publication {
   realmId: number;
@@ -44,10 +46,11 @@ export function startScheduledDelivery(services: Services, pollMs: number, log: 
   let timer: NodeJS.Timeout | null = null;
   // One run at a time in this process; other processes are kept apart by the row locks.
   let running: Promise<number> = Promise.resolve(0);
+  const attempts = new Map<number, number>();
 
   const runOnce = async (): Promise<number> => {
     let handled = 0;
-    while (!stopped && (await deliverOne(services, log))) handled += 1;
+    while (!stopped && (await deliverOne(services, log, attempts))) handled += 1;
     return handled;
   };
   const deliverDue = (): Promise<number> => {
@@ -80,7 +83,7 @@ export function startScheduledDelivery(services: Services, pollMs: number, log: 
 }
 
 /** Claims and handles one due row; false when none is due (or all due rows are claimed elsewhere). */
-async function deliverOne(services: Services, log: (line: string) => void): Promise<boolean> {
+async function deliverOne(services: Services, log: (line: string) => void, attempts: Map<number, number>): Promise<boolean> {
   const pending: Publication[] = [];
   const events = bufferedBus(pending);
   let claimedId: number | null = null;
@@ -105,12 +108,19 @@ async function deliverOne(services: Services, log: (line: string) => void): Prom
       }
     }, { maxWait: 30_000, timeout: 120_000 });
   } catch (error) {
-    // Something unexpected: nothing of the attempt was kept; the row is marked failed on its own.
+    // Something unexpected: nothing of the attempt was kept; the row is tried again, then marked failed.
     pending.length = 0;
     if (claimedId == null) throw error;
-    log(`scheduled message ${claimedId} failed: ${error instanceof Error ? error.stack : String(error)}`);
+    const tried = (attempts.get(claimedId) ?? 0) + 1;
+    log(`scheduled message ${claimedId}, attempt ${tried}: ${error instanceof Error ? error.stack : String(error)}`);
+    if (tried < MAX_ATTEMPTS) {
+      attempts.set(claimedId, tried);
+      return true;
+    }
+    attempts.delete(claimedId);
     await markFailedAfterCrash(services, claimedId, pending);
   }
+  if (claimedId != null) attempts.delete(claimedId);
   for (const p of pending) services.events.publish(p.realmId, p.userIds, p.event);
   return claimedId != null;
 }
