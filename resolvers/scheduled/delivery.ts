@@ -122,6 +122,8 @@ async function deliverOne(services: Services, log: (line: string) => void, attem
   }
   if (claimedId != null) attempts.delete(claimedId);
   for (const p of pending) services.events.publish(p.realmId, p.userIds, p.event);
+  // As after a request: the events are in their queues before the run reports completion.
+  if (pending.length) await services.queues.settled?.();
   return claimedId != null;
 }
 
