@@ -96,6 +96,17 @@ describe('POST /scheduled_messages', () => {
     }
   });
 
+  it('shows the empty topic as its display name to clients without empty_topic_name, in events and register', async () => {
+    const legacy = await register(t.client(alice));
+    const modern = await register(t.client(alice), { client_capabilities: { empty_topic_name: true } });
+    const id = await scheduleOk(t.client(alice), { type: 'channel', to: design, topic: '', content: 'general' });
+    const topicIn = async (queueId: string) => (await events(t.client(alice), queueId)).find((e) => e.type === 'scheduled_messages').scheduled_messages[0].topic;
+    expect(await topicIn(legacy.queue_id)).toBe('general chat');
+    expect(await topicIn(modern.queue_id)).toBe('');
+    expect((await register(t.client(alice))).scheduled_messages.find((m) => m.scheduled_message_id === id).topic).toBe('general chat');
+    expect((await register(t.client(alice), { client_capabilities: { empty_topic_name: true } })).scheduled_messages.find((m) => m.scheduled_message_id === id).topic).toBe('');
+  });
+
   it('refuses a delivery time that is not in the future, and writes nothing', async () => {
     const before = await db().scheduledMessage.count();
     for (const when of [Math.floor(Date.now() / 1000) - 60, Math.floor(Date.now() / 1000)]) {
@@ -126,6 +137,19 @@ describe('POST /scheduled_messages', () => {
     const missingArg = await t.client(alice).post('/scheduled_messages', { type: 'channel', to: design, topic: 'a', content: 'x' });
     expect(missingArg.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'scheduled_delivery_timestamp' });
     expect((await listed(t.client(alice))).filter((m) => m.content === 'x' && m.to === secret)).toEqual([]);
+  });
+
+  it('applies the sender\'s posting rights by role: a guest only where subscribed, anyone in DMs', async () => {
+    const guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+    const moderator = await makeUser(t, { fullName: 'Mo Derator', role: 300 });
+    const refused = await schedule(t.client(guest), { type: 'channel', to: design, topic: 't', content: 'guest post' });
+    expect(refused.status).toBe(400);
+    // As when sending now: a guest cannot see an unsubscribed channel at all.
+    expect(refused.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream_id: design });
+    expect(await listed(t.client(guest))).toEqual([]);
+    expect((await schedule(t.client(guest), { type: 'direct', to: [alice.userId], content: 'guest dm' })).status).toBe(200);
+    expect((await schedule(t.client(moderator), { type: 'channel', to: design, topic: 't', content: 'moderator post' })).status).toBe(200);
+    expect((await schedule(t.client(t.owner), { type: 'channel', to: design, topic: 't', content: 'owner post' })).status).toBe(200);
   });
 
   it('needs authentication', async () => {
