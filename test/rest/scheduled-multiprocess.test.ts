@@ -4,6 +4,7 @@
 // Needs TEST_DATABASE_URL and TEST_REDIS_URL; skipped otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { ApiClient, type Credentials } from '../support/client.ts';
 import { dropRedisKeys, uniqueRedisPrefix } from '../support/redis.ts';
@@ -19,6 +20,9 @@ let databaseUrl: string;
 let dropDatabase: () => Promise<void> = async () => {};
 const redisPrefix = uniqueRedisPrefix('scheduled-mp');
 const children: ChildProcess[] = [];
+let stopping = false;
+// Fresh connections: a kept-alive socket the server is just closing would fail a request spuriously.
+http.globalAgent = new http.Agent({ keepAlive: false });
 
 async function startProcess(name: string): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
@@ -48,10 +52,14 @@ async function startProcess(name: string): Promise<string> {
       reject(new Error(`${name} exited with ${code}:\n${output.join('')}`));
     });
   });
+  child.once('exit', (code) => {
+    if (!stopping) console.error(`${name} exited with ${code} during the test:\n${output.join('')}`);
+  });
   return `http://127.0.0.1:${port}`;
 }
 
 async function stopAll(): Promise<void> {
+  stopping = true;
   await Promise.all(children.map((child) => new Promise<void>((resolve) => {
     if (child.exitCode != null) return resolve();
     child.once('exit', () => resolve());
