@@ -16,6 +16,7 @@ import { topicRoutes } from './routes/topics.ts';
 import { statusRoutes } from './routes/status.ts';
 import { presenceRoutes } from './routes/presence.ts';
 import { emojiRoutes } from './routes/emoji.ts';
+import { scheduledRoutes } from './routes/scheduled.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -32,4 +33,5 @@ export const routes: Route[] = [
   ...statusRoutes,
   ...presenceRoutes,
   ...emojiRoutes,
+  ...scheduledRoutes,
 ];

@@ -15,6 +15,7 @@ import './calls.ts';
 import './status.ts';
 import './presence.ts';
 import './emoji.ts';
+import './scheduled.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
@@ -32,5 +33,7 @@ import '../resolvers/calls/fields.ts';
 import '../resolvers/status/fields.ts';
 import '../resolvers/presence/fields.ts';
 import '../resolvers/emoji/fields.ts';
+import '../resolvers/scheduled/fields.ts';
+import '../resolvers/reports/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

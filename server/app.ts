@@ -21,6 +21,7 @@ import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
 import { EMOJI_IMAGE_PATH, serveEmojiImage } from './emoji-images.ts';
 import type { Context } from '../schema/context.ts';
+import { startScheduledDelivery, type ScheduledDelivery } from '../resolvers/scheduled/delivery.ts';
 
 export interface ParleyServer {
   config: Config;
@@ -28,6 +29,8 @@ export interface ParleyServer {
   events: EventBus;
   queues: EventQueues;
   httpServer: http.Server;
+  /** Sends scheduled messages and reminders when due (runs in every process). */
+  scheduledDelivery: ScheduledDelivery;
   /** Starts listening; resolves with the bound port. */
   listen(port?: number, host?: string): Promise<number>;
   close(): Promise<void>;
@@ -63,6 +66,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     const restored = await restoreQueues(database.prisma, memoryQueues);
     if (restored) log(`restored ${restored} event queues`);
   }
+  const scheduledDelivery = startScheduledDelivery(services, config.scheduledPollMs, log);
 
   const buildContext = async (facts: RequestFacts): Promise<Context> => {
     try {
@@ -224,6 +228,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     events,
     queues,
     httpServer,
+    scheduledDelivery,
     listen: (port = config.port, host = '0.0.0.0') =>
       new Promise((resolve) => {
         httpServer.listen(port, host, () => resolve((httpServer.address() as { port: number }).port));
@@ -232,6 +237,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       // Answer waiting long-polls first, then save in-memory queues so clients resume after a
       // restart (queues in Redis outlive this process by themselves).
       queues.close();
+      await scheduledDelivery.stop();
       if (memoryQueues) await saveQueues(database.prisma, memoryQueues).catch((error) => log(`could not save event queues: ${error}`));
       await wsCleanup.dispose();
       wsServer.close();

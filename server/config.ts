@@ -67,6 +67,8 @@ function videoCallsFromEnv(env: NodeJS.ProcessEnv): VideoCallsConfig {
     };
   }
   return config;
+  /** How often each process looks for due scheduled messages and reminders; 0 turns the worker off. */
+  scheduledPollMs: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -91,5 +93,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     videoCalls: videoCallsFromEnv(env),
     logRequests: env.PARLEY_LOG_REQUESTS === '1',
     heartbeatSecs: Number(env.PARLEY_HEARTBEAT_SECS ?? 50),
+    scheduledPollMs: Number(env.PARLEY_SCHEDULED_POLL_MS ?? 5000),
   };
 }

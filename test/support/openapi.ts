@@ -337,6 +337,11 @@ export function validateResponse(method: string, path: string, status: number, b
   }
 
   const failure = check(ptr, withoutNewerFields(withoutNewerEvents(route.template, body)));
+  // Events newer than the yaml were checked one by one above; the yaml's union cannot know them.
+  const known = route.template === '/events' && isObject(body) && Array.isArray(body.events)
+    ? { ...body, events: body.events.filter((e) => !(isObject(e) && NEWER_EVENTS[e.type as string])) }
+    : body;
+  const failure = check(ptr, withoutNewerFields(known));
   if (!failure) return;
   if (status >= 400 && isKnownZulipError(body)) return;
   throw new Error(
@@ -517,6 +522,44 @@ function loadEventCandidates(): EventCandidate[] {
 }
 
 /**
+ * Events the spec (feature level 496) has but zulip.yaml (level 378) lacks, after Zulip's
+ * zerver/lib/event_types.py; each op is a closed schema.
+ */
+const REMINDER_RECORD = {
+  type: 'object', additionalProperties: false,
+  required: ['reminder_id', 'type', 'to', 'content', 'rendered_content', 'scheduled_delivery_timestamp', 'failed', 'reminder_target_message_id'],
+  properties: {
+    reminder_id: { type: 'integer' }, type: { enum: ['private'] }, to: { type: 'array', items: { type: 'integer' } },
+    content: { type: 'string' }, rendered_content: { type: 'string' }, scheduled_delivery_timestamp: { type: 'integer' },
+    failed: { type: 'boolean' }, reminder_target_message_id: { type: 'integer' },
+  },
+};
+const NEWER_EVENTS: Record<string, Record<string, Node>> = {
+  reminders: {
+    add: { properties: { reminders: { type: 'array', items: REMINDER_RECORD } }, required: ['reminders'] },
+    remove: { properties: { reminder_id: { type: 'integer' } }, required: ['reminder_id'] },
+  },
+};
+const newerValidators = new Map<string, ValidateFunction>();
+
+function validateNewerEvent(event: ZulipEvent, required: string[]): void {
+  const key = `${event.type}/${String(event.op)}/${required.join(',')}`;
+  let validate = newerValidators.get(key);
+  if (!validate) {
+    const op = NEWER_EVENTS[event.type]![String(event.op)];
+    if (!op) throw new Error(`OpenAPI: event type ${event.type} has no op ${String(event.op)}\nevent: ${truncatedJson(event)}`);
+    validate = loadSpec().ajv.compile({
+      type: 'object', additionalProperties: false, required: [...required, 'op', ...(op.required as string[])],
+      properties: { id: { type: 'integer' }, type: { const: event.type }, op: { const: event.op }, ...(op.properties as Node) },
+    });
+    newerValidators.set(key, validate);
+  }
+  if (!validate(event as unknown)) {
+    throw new Error(`OpenAPI event mismatch for type ${JSON.stringify(event.type)}, op ${JSON.stringify(event.op)}\n${formatErrors(validate.errors ?? [])}\nevent: ${truncatedJson(event)}`);
+  }
+}
+
+/**
  * Throws unless the event matches one of the GET /events event schemas with its `type` (and
  * `op`, where the schema constrains it); the error describes the closest candidate.
  */
@@ -526,6 +569,7 @@ export function validateEvent(event: ZulipEvent, options: ValidateEventOptions =
     validateNewerEvent(event, required);
     return;
   }
+  if (event && NEWER_EVENTS[event.type]) return validateNewerEvent(event, required);
   const candidates = loadEventCandidates();
   const ofType = candidates.filter((c) => c.types.includes(event?.type));
   if (ofType.length === 0) {
