@@ -7,6 +7,8 @@ import { userRoutes } from './routes/users.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
+import { linkifierRoutes } from './routes/linkifiers.ts';
+import { domainRoutes } from './routes/domains.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -14,4 +16,6 @@ export const routes: Route[] = [
   ...channelRoutes,
   ...messageRoutes,
   ...eventRoutes,
+  ...linkifierRoutes,
+  ...domainRoutes,
 ];

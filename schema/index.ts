@@ -7,6 +7,8 @@ import './channels.ts';
 import './messages.ts';
 import './events.ts';
 import './live.ts';
+import './linkifiers.ts';
+import './domains.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
@@ -15,5 +17,7 @@ import '../resolvers/messages/fields.ts';
 import '../resolvers/events/fields.ts';
 import '../resolvers/events/live-fields.ts';
 import '../resolvers/typing/fields.ts';
+import '../resolvers/linkifiers/fields.ts';
+import '../resolvers/domains/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
