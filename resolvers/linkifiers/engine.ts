@@ -166,3 +166,23 @@ export function extractGroups(re: RE2JS, input: string): Record<string, string |
   if (!m.matches()) return null;
   return m.getNamedGroups();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Topic links (Zulip's topic_links): the linkifier matches in a topic, left to right. Where
+// matches overlap, the earlier linkifier in the realm's order wins.
+
+export function findTopicLinks(linkifiers: { pattern: string; urlTemplate: string }[], topic: string): { text: string; url: string }[] {
+  if (!topic) return [];
+  const candidates: (LinkifierMatch & { precedence: number })[] = [];
+  linkifiers.forEach(({ pattern, urlTemplate }, precedence) => {
+    const linkifier = compileLinkifier(pattern, urlTemplate);
+    if (linkifier) for (const match of findLinkifierMatches(linkifier, topic)) candidates.push({ ...match, precedence });
+  });
+  candidates.sort((a, b) => a.precedence - b.precedence || a.start - b.start);
+  const chosen: LinkifierMatch[] = [];
+  for (const c of candidates) {
+    if (chosen.some((k) => c.start < k.end && k.start < c.end)) continue;
+    chosen.push(c);
+  }
+  return chosen.sort((a, b) => a.start - b.start).map(({ text, url }) => ({ text, url }));
+}

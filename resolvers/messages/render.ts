@@ -3,6 +3,7 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { extractMentionCandidates, renderMarkdown, type MentionTargets, type RenderResult } from './markdown.ts';
+import { findTopicLinks } from '../linkifiers/engine.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -21,6 +22,15 @@ async function linkifiersOf(db: Reader, realmId: number): Promise<LinkifierRule[
   linkifierCache.set(realmId, { rules, until: Date.now() + LINKIFIER_TTL_MS });
   return rules;
 }
+
+/** Zulip's topic_links for a channel message's topic, from the realm's (cached) linkifiers. */
+export async function topicLinksForRealm(db: Reader, realmId: number, topic: string): Promise<{ text: string; url: string }[]> {
+  if (!topic) return [];
+  return findTopicLinks(await linkifiersOf(db, realmId), topic);
+}
+
+/** The realm's linkifiers in order, as the renderer uses them (cached briefly). */
+export const realmLinkifiers = linkifiersOf;
 
 export function forgetLinkifiers(realmId: number): void {
   linkifierCache.delete(realmId);

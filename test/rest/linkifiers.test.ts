@@ -390,6 +390,40 @@ describe('rendering', () => {
   });
 });
 
+describe('topic links', () => {
+  async function topicLinks(topic: string) {
+    const id = await sendToChannel(t.client(member), 'general', topic, 'hello');
+    const res = await t.client(member).get(`/messages/${id}`);
+    return res.body.message.topic_links as { text: string; url: string }[];
+  }
+
+  it('lists linkifier matches in the topic, left to right', async () => {
+    await addOk({ pattern: 'T-(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' });
+    await addOk(ISSUE);
+    expect(await topicLinks('fix #12 and T-5')).toEqual([
+      { text: '#12', url: 'https://github.com/zulip/zulip/issues/12' },
+      { text: 'T-5', url: 'https://t.example/5' },
+    ]);
+    expect(await topicLinks('nothing here')).toEqual([]);
+  });
+
+  it('lets the earlier linkifier win an overlap', async () => {
+    const broad = await addOk({ pattern: '(?P<key>[A-Z]+)-(?P<num>[0-9]+)', url_template: 'https://jira.example/{key}-{num}' });
+    const narrow = await addOk({ pattern: 'ZUL-(?P<id>[0-9]+)', url_template: 'https://zulip.example/{id}' });
+    expect(await topicLinks('ZUL-9')).toEqual([{ text: 'ZUL-9', url: 'https://jira.example/ZUL-9' }]);
+    await t.client(t.owner).patch('/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify([narrow, broad]) });
+    expect(await topicLinks('ZUL-9')).toEqual([{ text: 'ZUL-9', url: 'https://zulip.example/9' }]);
+  });
+
+  it('are sent in the message event too', async () => {
+    await addOk(ISSUE);
+    const q = await t.client(member).post('/register', { event_types: ['message'] });
+    await sendToChannel(t.client(member), 'general', 'see #77', 'hello');
+    const events = await poll(t.client(member), q.body.queue_id);
+    expect(events[0]!.message.topic_links).toEqual([{ text: '#77', url: 'https://github.com/zulip/zulip/issues/77' }]);
+  });
+});
+
 describe('realm_linkifiers events and register', () => {
   it('sends the full list to clients with linkifier_url_template, after each change', async () => {
     const capable = await register(t.client(member), { linkifier_url_template: true });
