@@ -10,8 +10,8 @@ type Reader = Db | Prisma.TransactionClient;
 type LinkifierRule = { pattern: string; urlTemplate: string };
 
 // Linkifiers apply to every message, so they are remembered per realm for a few seconds rather than
-// read on every send; a change made in this process takes effect at once (forgetLinkifiers), one
-// made elsewhere within the TTL.
+// read on every send; a change takes effect at once (forgetLinkifiers, also on the change's event
+// from another process: resolvers/linkifiers/invalidate.ts), the TTL being only a backstop.
 const LINKIFIER_TTL_MS = 10_000;
 const linkifierCache = new Map<number, { rules: LinkifierRule[]; until: number }>();
 
