@@ -7,13 +7,27 @@ import { parse as parseUriTemplate } from 'uri-template';
 
 type UriTemplate = ReturnType<typeof parseUriTemplate>;
 
+// re2js reports errors in Go's words; Zulip shows the C++ RE2 library's (its Python binding).
+const RE2_ERROR_TEXT: Record<string, string> = {
+  'invalid named capture': 'invalid named capture group',
+  'duplicate capture group name': 'invalid named capture group',
+  'invalid or unsupported Perl syntax': 'invalid perl operator',
+  'invalid nested repetition operator': 'bad repetition operator',
+  'invalid repeat count': 'invalid repetition size',
+  'missing closing ]': 'missing ]',
+  'missing closing )': 'missing )',
+  'missing argument to repetition operator': 'no argument for repetition operator',
+  'trailing backslash at end of expression': 'trailing \\',
+};
+
 /** Compiles a pattern as written; throws Zulip's "Bad regular expression" sentence. */
 export function compilePattern(pattern: string): RE2JS {
   try {
     return RE2JS.compile(pattern);
   } catch (error) {
     if (error instanceof RE2JSSyntaxException) {
-      throw new PatternError(`Bad regular expression: ${error.error}${error.input ? `: ${error.input}` : ''}`);
+      const text = RE2_ERROR_TEXT[error.error] ?? error.error;
+      throw new PatternError(`Bad regular expression: ${text}${error.input ? `: ${error.input}` : ''}`);
     }
     throw new PatternError('Unknown regular expression error');
   }

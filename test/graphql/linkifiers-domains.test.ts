@@ -93,7 +93,7 @@ describe('linkifiers', () => {
 
   it('reports every validation error with Zulip\'s wording', async () => {
     await expectFailure(ADD, { p: '', u: 'https://x.example/' }, t.owner, 'This field cannot be blank.');
-    await expectFailure(ADD, { p: '(foo', u: 'https://x.example/' }, t.owner, 'Bad regular expression: missing closing ): (foo');
+    await expectFailure(ADD, { p: '(foo', u: 'https://x.example/' }, t.owner, 'Bad regular expression: missing ): (foo');
     await expectFailure(ADD, { p: '#(?P<id>[0-9]+)', u: 'https://x.example/{id' }, t.owner, 'Invalid URL template.');
     await expectFailure(ADD, { p: '#(?P<id>[0-9]+)', u: 'https://x.example/' }, t.owner, "Group 'id' in linkifier pattern is not present in URL template.");
     await expectFailure(ADD, { p: '#[0-9]+', u: 'https://x.example/{id}' }, t.owner, "Group 'id' in URL template is not present in linkifier pattern.");
