@@ -417,6 +417,17 @@ describe('topic links', () => {
     expect(await topicLinks('ZUL-9')).toEqual([{ text: 'ZUL-9', url: 'https://zulip.example/9' }]);
   });
 
+  it('come with a topic change in the update_message event', async () => {
+    await addOk(ISSUE);
+    const id = await sendToChannel(t.client(member), 'general', 'plain', 'hello');
+    const q = await t.client(member).post('/register', { event_types: ['update_message'] });
+    const res = await t.client(member).patch(`/messages/${id}`, { topic: 'now #88' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const events = await poll(t.client(member), q.body.queue_id);
+    expect(events[0]).toMatchObject({ type: 'update_message', subject: 'now #88', topic_links: [{ text: '#88', url: 'https://github.com/zulip/zulip/issues/88' }] });
+    expect((await t.client(member).get(`/messages/${id}`)).body.message.topic_links).toEqual([{ text: '#88', url: 'https://github.com/zulip/zulip/issues/88' }]);
+  });
+
   it('are sent in the message event too', async () => {
     await addOk(ISSUE);
     const q = await t.client(member).post('/register', { event_types: ['message'] });
