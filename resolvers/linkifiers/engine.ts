@@ -182,10 +182,15 @@ export function extractGroups(re: RE2JS, input: string): Record<string, string |
 }
 
 // ---------------------------------------------------------------------------------------------
-// Topic links (Zulip's topic_links): the linkifier matches in a topic, left to right. Where
-// matches overlap, the earlier linkifier in the realm's order wins.
+// Topic links (Zulip's topic_links): the linkifier matches and bare URLs in a topic, left to right.
+// Where matches overlap, the earlier linkifier in the realm's order wins, and any linkifier wins
+// over a bare URL.
 
-export function findTopicLinks(linkifiers: { pattern: string; urlTemplate: string }[], topic: string): { text: string; url: string }[] {
+export function findTopicLinks(
+  linkifiers: { pattern: string; urlTemplate: string }[],
+  topic: string,
+  webLinks: LinkifierMatch[] = [],
+): { text: string; url: string }[] {
   if (!topic) return [];
   const candidates: (LinkifierMatch & { precedence: number })[] = [];
   linkifiers.forEach(({ pattern, urlTemplate }, precedence) => {
@@ -193,6 +198,8 @@ export function findTopicLinks(linkifiers: { pattern: string; urlTemplate: strin
     if (linkifier) for (const match of findLinkifierMatches(linkifier, topic)) candidates.push({ ...match, precedence });
   });
   candidates.sort((a, b) => a.precedence - b.precedence || a.start - b.start);
+  // Bare URLs come last: any linkifier match wins over them.
+  for (const link of webLinks) candidates.push({ ...link, precedence: Infinity });
   const chosen: LinkifierMatch[] = [];
   for (const c of candidates) {
     if (chosen.some((k) => c.start < k.end && k.start < c.end)) continue;

@@ -1108,6 +1108,13 @@ function createEngine(): Engine {
   return md;
 }
 
+/** Bare web links in plain text (a topic), found as message autolinks are; no scheme means https. */
+export function webLinksIn(text: string): { start: number; end: number; text: string; url: string }[] {
+  return (getEngine().linkify.match(text) ?? [])
+    .filter((m) => m.schema !== 'mailto:')
+    .map((m) => ({ start: m.index, end: m.lastIndex, text: m.raw, url: m.schema === '' ? `https://${m.raw}` : m.url }));
+}
+
 export function renderMarkdown(content: string, targets: MentionTargets, options: RenderOptions = {}): RenderResult {
   const env: RenderEnv = {
     targets,

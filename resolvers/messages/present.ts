@@ -5,8 +5,7 @@ import type { Db } from '../../prisma/database.ts';
 import { avatarUrlFor } from '../users/present.ts';
 import { toUnixSeconds, escapeHtml } from '../text.ts';
 import { flagList } from './flags.ts';
-import { realmLinkifiers } from './render.ts';
-import { findTopicLinks } from '../linkifiers/engine.ts';
+import { realmLinkifiers, topicLinksWith } from './render.ts';
 
 export interface DisplayRecipientUser {
   id: number;
@@ -123,7 +122,7 @@ export async function presentMessages(db: Db, realm: Realm, viewer: User | null,
       recipientId: isChannel ? m.channelId! : DIRECT_RECIPIENT_ID_OFFSET + m.directConversationId!,
       streamId: m.channelId,
       topic: isChannel ? topic : '',
-      topicLinks: isChannel ? findTopicLinks(linkifiers, m.topic) : [],
+      topicLinks: isChannel ? topicLinksWith(linkifiers, m.topic) : [],
       submessages: [],
       timestamp: toUnixSeconds(m.dateSent),
       type: isChannel ? 'stream' : 'private',

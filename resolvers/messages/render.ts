@@ -2,7 +2,7 @@
 // content mentions (a few queries, whatever its length), then runs the Markdown renderer.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
-import { extractMentionCandidates, renderMarkdown, type MentionTargets, type RenderResult } from './markdown.ts';
+import { extractMentionCandidates, renderMarkdown, webLinksIn, type MentionTargets, type RenderResult } from './markdown.ts';
 import { findTopicLinks } from '../linkifiers/engine.ts';
 
 type Reader = Db | Prisma.TransactionClient;
@@ -26,7 +26,11 @@ async function linkifiersOf(db: Reader, realmId: number): Promise<LinkifierRule[
 /** Zulip's topic_links for a channel message's topic, from the realm's (cached) linkifiers. */
 export async function topicLinksForRealm(db: Reader, realmId: number, topic: string): Promise<{ text: string; url: string }[]> {
   if (!topic) return [];
-  return findTopicLinks(await linkifiersOf(db, realmId), topic);
+  return topicLinksWith(await linkifiersOf(db, realmId), topic);
+}
+
+export function topicLinksWith(linkifiers: LinkifierRule[], topic: string): { text: string; url: string }[] {
+  return topic ? findTopicLinks(linkifiers, topic, webLinksIn(topic)) : [];
 }
 
 /** The realm's linkifiers in order, as the renderer uses them (cached briefly). */

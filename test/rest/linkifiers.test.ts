@@ -417,6 +417,16 @@ describe('topic links', () => {
     expect(await topicLinks('ZUL-9')).toEqual([{ text: 'ZUL-9', url: 'https://zulip.example/9' }]);
   });
 
+  it('include bare URLs, https when no scheme is given; a linkifier match wins an overlap', async () => {
+    expect(await topicLinks('see https://example.com/a?b=1 and zulip.org')).toEqual([
+      { text: 'https://example.com/a?b=1', url: 'https://example.com/a?b=1' },
+      { text: 'zulip.org', url: 'https://zulip.org' },
+    ]);
+    await addOk({ pattern: 'https://example\\.com/issue/(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' });
+    expect(await topicLinks('https://example.com/issue/4')).toEqual([{ text: 'https://example.com/issue/4', url: 'https://tracker.example/4' }]);
+    expect(await topicLinks('mail boss@example.com')).toEqual([]);
+  });
+
   it('come with a topic change in the update_message event', async () => {
     await addOk(ISSUE);
     const id = await sendToChannel(t.client(member), 'general', 'plain', 'hello');
