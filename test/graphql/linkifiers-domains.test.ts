@@ -1,10 +1,15 @@
 // Linkifiers and allowed domains through GraphQL: the same rules, errors and events as REST.
+import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, login, ok } from './helpers.ts';
+
+// Server and client share this process: on a busy machine the server may close an idle kept-alive
+// socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
+http.globalAgent = new http.Agent({ keepAlive: false });
 
 let t: TestServer;
 let admin: MadeUser;

@@ -1,8 +1,13 @@
+import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+
+// Server and client share this process: on a busy machine the server may close an idle kept-alive
+// socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
+http.globalAgent = new http.Agent({ keepAlive: false });
 
 let t: TestServer;
 let admin: MadeUser;
@@ -323,6 +328,16 @@ describe('permissions', () => {
       expectError(await t.client(who).patch('/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify([id]) }), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
     }
     expect(await list()).toEqual([expect.objectContaining({ id, ...ISSUE })]);
+  });
+
+  it('refuses a bot with an ordinary role, and lets an administrator bot through', async () => {
+    const bot = await makeUser(t, { fullName: 'Botty' });
+    const db = t.server.database.prisma;
+    await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1 } });
+    expectError(await add(ISSUE, bot), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 403);
+    expect(await list()).toEqual([]);
+    await db.user.update({ where: { id: bot.userId }, data: { role: 200 } });
+    expect((await add(ISSUE, bot)).status).toBe(200);
   });
 
   it('lets every role read the list', async () => {

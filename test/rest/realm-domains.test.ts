@@ -1,8 +1,13 @@
+import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+
+// Server and client share this process: on a busy machine the server may close an idle kept-alive
+// socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
+http.globalAgent = new http.Agent({ keepAlive: false });
 
 let t: TestServer;
 let admin: MadeUser;
@@ -174,6 +179,13 @@ describe('permissions', () => {
       expectError(await t.client(who).delete('/realm/domains/zulip.org'), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
     }
     expect(await domains()).toEqual([{ domain: 'zulip.org', allow_subdomains: false }]);
+  });
+
+  it('refuses bots that are not owners', async () => {
+    const bot = await makeUser(t, { fullName: 'Botty' });
+    await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, role: 200 } });
+    expectError(await t.client(bot).post('/realm/domains', { domain: 'bots.example', allow_subdomains: false }), 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 403);
+    expect(await domains()).toEqual([]);
   });
 
   it('keeps organizations apart', async () => {
