@@ -17,6 +17,8 @@ import { statusRoutes } from './routes/status.ts';
 import { presenceRoutes } from './routes/presence.ts';
 import { emojiRoutes } from './routes/emoji.ts';
 import { scheduledRoutes } from './routes/scheduled.ts';
+import { linkifierRoutes } from './routes/linkifiers.ts';
+import { domainRoutes } from './routes/domains.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -34,4 +36,6 @@ export const routes: Route[] = [
   ...presenceRoutes,
   ...emojiRoutes,
   ...scheduledRoutes,
+  ...linkifierRoutes,
+  ...domainRoutes,
 ];

@@ -16,6 +16,8 @@ import './status.ts';
 import './presence.ts';
 import './emoji.ts';
 import './scheduled.ts';
+import './linkifiers.ts';
+import './domains.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
@@ -35,5 +37,7 @@ import '../resolvers/presence/fields.ts';
 import '../resolvers/emoji/fields.ts';
 import '../resolvers/scheduled/fields.ts';
 import '../resolvers/reports/fields.ts';
+import '../resolvers/linkifiers/fields.ts';
+import '../resolvers/domains/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

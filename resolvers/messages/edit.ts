@@ -10,7 +10,7 @@ import { toUnixSeconds, exactInsensitive } from '../text.ts';
 import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { checkCanPost, normalizeContent } from './send.ts';
-import { renderForRealm } from './render.ts';
+import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 
 export interface EditInput {
@@ -183,7 +183,10 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
   }
   if (moving) {
     Object.assign(event, { stream_id: channel!.id, orig_subject: message.topic, propagate_mode: propagateMode });
-    if (newTopic != null) event.subject = newTopic;
+    if (newTopic != null) {
+      event.subject = newTopic;
+      event.topic_links = await topicLinksForRealm(ctx.db, realm.id, newTopic);
+    }
     if (targetChannel) event.new_stream_id = targetChannel.id;
   }
   if (access?.losing.length) {

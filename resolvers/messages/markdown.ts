@@ -12,6 +12,7 @@
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Engine, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { codeFromEmojiText, unicodeEmojiByName, unicodeEmojiNameForCode } from '../emoji/unicode.ts';
+import { compileLinkifier, findLinkifierMatches, wellFormed } from '../linkifiers/engine.ts';
 
 export interface MentionUser {
   id: number;
@@ -236,77 +237,6 @@ const EXTRA_TLDS = [
   'link', 'live', 'network', 'news', 'online', 'page', 'run', 'site', 'social', 'software', 'space',
   'store', 'studio', 'systems', 'team', 'tech', 'today', 'tools', 'wiki', 'works', 'world', 'xyz', 'zone',
 ];
-
-// ---------------------------------------------------------------------------------------------
-// Linkifiers (realm patterns). Patterns are Python/re2 syntax; the common subset maps onto JS.
-
-interface CompiledLinkifier {
-  re: RegExp;
-  urlTemplate: string;
-}
-
-const linkifierCache = new Map<string, CompiledLinkifier | null>();
-
-function compileLinkifier(pattern: string, urlTemplate: string): CompiledLinkifier | null {
-  const key = pattern + '\u0000' + urlTemplate;
-  const cached = linkifierCache.get(key);
-  if (cached !== undefined) return cached;
-  const source = pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
-  let compiled: CompiledLinkifier | null = null;
-  // Zulip's prepare_linkifier_pattern: only after start, whitespace or an opening delimiter, and
-  // not followed by a letter or digit.
-  for (const attempt of [
-    () => new RegExp(`(?<=^|[\\s\\u0085\\p{Z}'"(,:<])(?:${source})(?=$|[^\\p{L}\\p{N}])`, 'gu'),
-    () => new RegExp(`(?<=^|[\\s\\u0085'"(,:<])(?:${source})(?=$|[^A-Za-z0-9\\u00c0-\\uffff])`, 'g'),
-  ]) {
-    try {
-      compiled = { re: attempt(), urlTemplate };
-      break;
-    } catch {
-      // Not every re2 pattern is a JS pattern; try the next form, else skip this linkifier.
-    }
-  }
-  if (linkifierCache.size > 1000) linkifierCache.clear();
-  linkifierCache.set(key, compiled);
-  return compiled;
-}
-
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
-const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
-
-// encodeURIComponent throws on lone surrogates; Python's quote encodes U+FFFD instead.
-function wellFormed(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
-function pctEncode(value: string, allowReserved: boolean): string {
-  let out = '';
-  for (const ch of wellFormed(value)) {
-    if (UNRESERVED.test(ch) || (allowReserved && RESERVED.test(ch))) out += ch;
-    else out += encodeURIComponent(ch).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-  }
-  // Reserved expansion keeps existing percent-escapes intact (RFC 6570 §3.2.3).
-  return allowReserved ? out.replace(/%25([0-9A-Fa-f]{2})/g, '%$1') : out;
-}
-
-/** RFC 6570 expansion, levels 1–3 (what Zulip's uri_template accepts for linkifiers). */
-function expandUrlTemplate(template: string, vars: Record<string, string | undefined>): string {
-  return template.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_all, op: string, list: string) => {
-    const names = list.split(',').map((n) => n.trim()).filter(Boolean);
-    const defined = names.filter((n) => vars[n] !== undefined);
-    if (defined.length === 0) return '';
-    const reserved = op === '+' || op === '#';
-    const first = { '': '', '+': '', '#': '#', '.': '.', '/': '/', ';': ';', '?': '?', '&': '&' }[op] ?? '';
-    const sep = { '': ',', '+': ',', '#': ',', '.': '.', '/': '/', ';': ';', '?': '&', '&': '&' }[op] ?? ',';
-    const named = op === ';' || op === '?' || op === '&';
-    const parts = defined.map((n) => {
-      const v = pctEncode(vars[n]!, reserved);
-      if (!named) return v;
-      return op === ';' && v === '' ? n : `${n}=${v}`;
-    });
-    return first + parts.join(sep);
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Code blocks
@@ -920,22 +850,17 @@ function applyLinkifiers(children: Token[], env: RenderEnv): Token[] {
     if (!linkifier) continue;
     result = mapTextOutsideLinks(result, (token) => {
       const text = token.content;
-      linkifier.re.lastIndex = 0;
       const pieces: Token[] = [];
       let last = 0;
-      for (let m = linkifier.re.exec(text); m; m = linkifier.re.exec(text)) {
-        if (m[0] === '') {
-          linkifier.re.lastIndex++;
-          continue;
-        }
-        const href = sanitizeUrl(expandUrlTemplate(linkifier.urlTemplate, m.groups ?? {}));
+      for (const match of findLinkifierMatches(linkifier, text)) {
+        const href = sanitizeUrl(match.url);
         if (href === null) continue;
-        if (m.index > last) pieces.push(makeText(text.slice(last, m.index), token.level));
+        if (match.start > last) pieces.push(makeText(text.slice(last, match.start), token.level));
         const open = makeToken('link_open', 'a', 1, token.level);
         open.attrs = [['href', rewriteLocalLink(href, env.realmUrl)]];
         open.markup = 'linkifier';
-        pieces.push(open, makeText(m[0], token.level + 1), makeToken('link_close', 'a', -1, token.level));
-        last = m.index + m[0].length;
+        pieces.push(open, makeText(match.text, token.level + 1), makeToken('link_close', 'a', -1, token.level));
+        last = match.end;
       }
       if (pieces.length === 0) return null;
       if (last < text.length) pieces.push(makeText(text.slice(last), token.level));
@@ -1181,6 +1106,13 @@ function createEngine(): Engine {
   rules['zulip_inline_html'] = (tokens, idx) => tokens[idx]!.content;
   rules['zulip_block_html'] = (tokens, idx) => tokens[idx]!.content;
   return md;
+}
+
+/** Bare web links in plain text (a topic), found as message autolinks are; no scheme means https. */
+export function webLinksIn(text: string): { start: number; end: number; text: string; url: string }[] {
+  return (getEngine().linkify.match(text) ?? [])
+    .filter((m) => m.schema !== 'mailto:')
+    .map((m) => ({ start: m.index, end: m.lastIndex, text: m.raw, url: m.schema === '' ? `https://${m.raw}` : m.url }));
 }
 
 export function renderMarkdown(content: string, targets: MentionTargets, options: RenderOptions = {}): RenderResult {

@@ -5,6 +5,7 @@ import type { Db } from '../../prisma/database.ts';
 import { avatarUrlFor } from '../users/present.ts';
 import { toUnixSeconds, escapeHtml } from '../text.ts';
 import { flagList } from './flags.ts';
+import { realmLinkifiers, topicLinksWith } from './render.ts';
 
 export interface DisplayRecipientUser {
   id: number;
@@ -90,6 +91,7 @@ export async function presentMessages(db: Db, realm: Realm, viewer: User | null,
   }
   const highlights = options.search ? await searchHighlights(db, ids, options.search) : new Map<number, { content: string; subject: string }>();
   const realmStr = realm.stringId;
+  const linkifiers = messages.some((m) => m.channelId != null && m.topic) ? await realmLinkifiers(db, realm.id) : [];
   return messages.map((m) => {
     const isChannel = m.channelId != null;
     let topic = m.topic;
@@ -120,7 +122,7 @@ export async function presentMessages(db: Db, realm: Realm, viewer: User | null,
       recipientId: isChannel ? m.channelId! : DIRECT_RECIPIENT_ID_OFFSET + m.directConversationId!,
       streamId: m.channelId,
       topic: isChannel ? topic : '',
-      topicLinks: [],
+      topicLinks: isChannel ? topicLinksWith(linkifiers, m.topic) : [],
       submessages: [],
       timestamp: toUnixSeconds(m.dateSent),
       type: isChannel ? 'stream' : 'private',

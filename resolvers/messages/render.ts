@@ -2,15 +2,16 @@
 // content mentions (a few queries, whatever its length), then runs the Markdown renderer.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
-import { extractMentionCandidates, renderMarkdown, type MentionTargets, type RenderResult } from './markdown.ts';
+import { extractMentionCandidates, renderMarkdown, webLinksIn, type MentionTargets, type RenderResult } from './markdown.ts';
+import { findTopicLinks } from '../linkifiers/engine.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
 type LinkifierRule = { pattern: string; urlTemplate: string };
 
 // Linkifiers apply to every message, so they are remembered per realm for a few seconds rather than
-// read on every send; a change made in this process takes effect at once (forgetLinkifiers), one
-// made elsewhere within the TTL.
+// read on every send; a change takes effect at once (forgetLinkifiers, also on the change's event
+// from another process: resolvers/linkifiers/invalidate.ts), the TTL being only a backstop.
 const LINKIFIER_TTL_MS = 10_000;
 const linkifierCache = new Map<number, { rules: LinkifierRule[]; until: number }>();
 
@@ -21,6 +22,19 @@ async function linkifiersOf(db: Reader, realmId: number): Promise<LinkifierRule[
   linkifierCache.set(realmId, { rules, until: Date.now() + LINKIFIER_TTL_MS });
   return rules;
 }
+
+/** Zulip's topic_links for a channel message's topic, from the realm's (cached) linkifiers. */
+export async function topicLinksForRealm(db: Reader, realmId: number, topic: string): Promise<{ text: string; url: string }[]> {
+  if (!topic) return [];
+  return topicLinksWith(await linkifiersOf(db, realmId), topic);
+}
+
+export function topicLinksWith(linkifiers: LinkifierRule[], topic: string): { text: string; url: string }[] {
+  return topic ? findTopicLinks(linkifiers, topic, webLinksIn(topic)) : [];
+}
+
+/** The realm's linkifiers in order, as the renderer uses them (cached briefly). */
+export const realmLinkifiers = linkifiersOf;
 
 export function forgetLinkifiers(realmId: number): void {
   linkifierCache.delete(realmId);

@@ -7,7 +7,7 @@ import { channelWithSubscribers, hasContentAccess, isSubscribed } from '../chann
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
 import { codePointLength, truncateCodePoints, exactInsensitive, toUnixSeconds, isDbId } from '../text.ts';
-import { renderForRealm } from './render.ts';
+import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { DIRECT_RECIPIENT_ID_OFFSET, type MessageView } from './present.ts';
 import { avatarUrlFor } from '../users/present.ts';
@@ -243,7 +243,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
     recipientId: channelId ?? DIRECT_RECIPIENT_ID_OFFSET + conversationId!,
     streamId: channelId,
     topic,
-    topicLinks: [],
+    topicLinks: await topicLinksForRealm(ctx.db, ctx.realm.id, topic),
     submessages: [],
     timestamp: toUnixSeconds(dateSent),
     type: recipient.kind === 'channel' ? 'stream' : 'private',
