@@ -144,3 +144,12 @@ export class IncompatibleParametersError extends ParleyError {
     super(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(',') });
   }
 }
+
+/** Deactivating the organization's only owner or only user (DELETE /users/me). */
+export class CannotDeactivateLastUserError extends ParleyError {
+  override readonly code = 'CANNOT_DEACTIVATE_LAST_USER';
+  constructor(isLastOwner: boolean) {
+    const entity = isLastOwner ? 'organization owner' : 'user';
+    super(`Cannot deactivate the only ${entity}`, { is_last_owner: isLastOwner, entity });
+  }
+}

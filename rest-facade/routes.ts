@@ -4,6 +4,7 @@
 import type { Route } from './route.ts';
 import { serverRoutes } from './routes/server.ts';
 import { userRoutes } from './routes/users.ts';
+import { userAdminRoutes } from './routes/users-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -11,6 +12,7 @@ import { eventRoutes } from './routes/events.ts';
 export const routes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
+  ...userAdminRoutes,
   ...channelRoutes,
   ...messageRoutes,
   ...eventRoutes,
