@@ -7,7 +7,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError } from '../errors.ts';
 import { activeUserIds, usersWhoCanAccess } from './audience.ts';
 import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
-import { isOwner } from './roles.ts';
+import { isAdmin, isGuest, isOwner } from './roles.ts';
 
 /** DELETE /users/{user_id}: administrators; owners only by owners; never the last owner. */
 export async function deactivateUser(ctx: Context, actor: User, userId: number): Promise<void> {
@@ -76,28 +76,47 @@ async function setSubscriptionsActive(tx: Prisma.TransactionClient, userIds: num
   return subs.map((s) => s.channelId).sort((a, b) => a - b);
 }
 
-/** `realm_user update is_active` to those who may see the user; peer events to fellow subscribers. */
+/**
+ * `realm_user update is_active` to those who may see the user, and subscriber changes to those who
+ * keep subscriber lists of the user's channels: everyone but guests for public channels, subscribers
+ * and administrators for private ones. On deactivation the peer events come first, as in Zulip.
+ */
 async function publishActivity(ctx: Context, user: User, isActive: boolean, channelIds: number[]): Promise<void> {
-  const audience = await usersWhoCanAccess(ctx.db, ctx.realm, user);
-  ctx.events.publish(ctx.realm.id, audience.filter((id) => id !== user.id), {
-    type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: isActive },
-  });
-  if (!channelIds.length) return;
-  const peers = await ctx.db.subscription.findMany({
-    where: { channelId: { in: channelIds }, active: true, isUserActive: true, userId: { not: user.id } },
-    select: { userId: true, channelId: true },
-  });
-  // One event per set of channels a peer shares with the user, as Zulip batches them.
-  const channelsByPeer = new Map<number, number[]>();
-  for (const p of peers) channelsByPeer.set(p.userId, [...(channelsByPeer.get(p.userId) ?? []), p.channelId]);
-  const peersByChannels = new Map<string, number[]>();
-  for (const [peer, ids] of channelsByPeer) {
-    const key = ids.sort((a, b) => a - b).join(',');
-    peersByChannels.set(key, [...(peersByChannels.get(key) ?? []), peer]);
+  const audience = (await usersWhoCanAccess(ctx.db, ctx.realm, user)).filter((id) => id !== user.id);
+  const userEvent = { type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: isActive } };
+  if (isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
+  if (channelIds.length) {
+    const [channels, subs, others] = await Promise.all([
+      ctx.db.channel.findMany({ where: { id: { in: channelIds } }, select: { id: true, inviteOnly: true } }),
+      ctx.db.subscription.findMany({
+        where: { channelId: { in: channelIds }, active: true, isUserActive: true, userId: { not: user.id } },
+        select: { userId: true, channelId: true },
+      }),
+      ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true, id: { not: user.id } }, select: { id: true, role: true } }),
+    ]);
+    const channelsByPeer = new Map<number, Set<number>>();
+    const add = (userId: number, channelId: number) => {
+      let set = channelsByPeer.get(userId);
+      if (!set) channelsByPeer.set(userId, (set = new Set()));
+      set.add(channelId);
+    };
+    for (const s of subs) add(s.userId, s.channelId);
+    for (const channel of channels) {
+      for (const other of others) {
+        if (channel.inviteOnly ? isAdmin(other) : !isGuest(other)) add(other.id, channel.id);
+      }
+    }
+    // One event per distinct set of channels, as Zulip batches them.
+    const peersByChannels = new Map<string, number[]>();
+    for (const [peer, ids] of channelsByPeer) {
+      const key = [...ids].sort((a, b) => a - b).join(',');
+      peersByChannels.set(key, [...(peersByChannels.get(key) ?? []), peer]);
+    }
+    for (const [key, userIds] of peersByChannels) {
+      ctx.events.publish(ctx.realm.id, userIds, {
+        type: 'subscription', op: isActive ? 'peer_add' : 'peer_remove', stream_ids: key.split(',').map(Number), user_ids: [user.id],
+      });
+    }
   }
-  for (const [key, userIds] of peersByChannels) {
-    ctx.events.publish(ctx.realm.id, userIds, {
-      type: 'subscription', op: isActive ? 'peer_add' : 'peer_remove', stream_ids: key.split(',').map(Number), user_ids: [user.id],
-    });
-  }
+  if (!isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
 }

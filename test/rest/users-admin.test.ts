@@ -264,6 +264,33 @@ describe('DELETE /users/{user_id}', () => {
     expect(state.body.realm_non_active_users.map((u: any) => u.user_id)).toContain(target.userId);
   });
 
+  it('tells subscriber-list holders first: everyone but guests for public channels, subscribers and administrators for private ones', async () => {
+    const target = await makeUser(t, { fullName: 'Peer Target' });
+    const outsider = await makeUser(t, { fullName: 'Not Subscribed' });
+    const publicId = await makeChannel(t.client(member), 'open-room', { principals: [member.userId, target.userId] });
+    const privateId = await makeChannel(t.client(member), 'closed-room', { principals: [member.userId, target.userId], invite_only: true });
+    const queues = new Map<MadeUser, string>();
+    for (const who of [member, outsider, guest, admin]) queues.set(who, await register(t.client(who)));
+
+    expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
+
+    const channelsHeard = async (who: MadeUser) => {
+      const events = await poll(t.client(who), queues.get(who)!);
+      const peer = events.filter((e) => e.type === 'subscription' && e.op === 'peer_remove' && e.user_ids.includes(target.userId));
+      const update = events.findIndex((e) => e.type === 'realm_user' && e.person.user_id === target.userId);
+      if (peer.length) expect(events.indexOf(peer.at(-1)!)).toBeLessThan(update);
+      return peer.flatMap((e) => e.stream_ids as number[]);
+    };
+    expect(await channelsHeard(member)).toEqual(expect.arrayContaining([publicId, privateId]));
+    const outsiderHeard = await channelsHeard(outsider);
+    expect(outsiderHeard).toContain(publicId);
+    expect(outsiderHeard).not.toContain(privateId);
+    expect(await channelsHeard(admin)).toEqual(expect.arrayContaining([publicId, privateId]));
+    const guestHeard = await channelsHeard(guest);
+    expect(guestHeard).not.toContain(publicId);
+    expect(guestHeard).not.toContain(privateId);
+  });
+
   it('refuses a user already deactivated, a bot and an unknown user', async () => {
     const target = await makeUser(t);
     expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
