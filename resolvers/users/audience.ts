@@ -38,3 +38,12 @@ export async function usersWhoCanAccess(db: Reader, realm: Pick<Realm, 'id' | 'c
 export async function activeUserIds(db: Reader, realmId: number): Promise<number[]> {
   return (await db.user.findMany({ where: { realmId, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } })).map((u) => u.id);
 }
+
+/** Who administers a bot (and hears `realm_bot` events): active administrators and its owner. */
+export async function botAdministrators(db: Reader, realmId: number, bot: { botOwnerId: number | null }): Promise<number[]> {
+  const users = await db.user.findMany({
+    where: { realmId, isActive: true, OR: [{ role: { lte: 200 } }, ...(bot.botOwnerId ? [{ id: bot.botOwnerId }] : [])] },
+    select: { id: true }, orderBy: { id: 'asc' },
+  });
+  return users.map((u) => u.id);
+}

@@ -5,7 +5,7 @@
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError } from '../errors.ts';
-import { activeUserIds, usersWhoCanAccess } from './audience.ts';
+import { activeUserIds, botAdministrators, usersWhoCanAccess } from './audience.ts';
 import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
 import { isAdmin, isGuest, isOwner } from './roles.ts';
 
@@ -119,4 +119,9 @@ async function publishActivity(ctx: Context, user: User, isActive: boolean, chan
     }
   }
   if (!isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
+  if (user.isBot) {
+    ctx.events.publish(ctx.realm.id, await botAdministrators(ctx.db, ctx.realm.id, user), {
+      type: 'realm_bot', op: 'update', bot: { user_id: user.id, is_active: isActive },
+    });
+  }
 }

@@ -9,7 +9,7 @@ import { exactInsensitive } from '../text.ts';
 import { validateEmail, validateFullName } from './create.ts';
 import { applyProfileData, type ProfileChange, type ProfileDataItem } from './profile-data.ts';
 import { canSeeDeliveryEmail, gravatarUrl } from './present.ts';
-import { activeUserIds, usersWhoCanAccess } from './audience.ts';
+import { activeUserIds, botAdministrators, usersWhoCanAccess } from './audience.ts';
 import { isAdmin, isOwner, ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER, ROLES } from './roles.ts';
 
 export const ADMIN_REQUIRED = 'Must be an organization administrator';
@@ -96,7 +96,12 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
   const audience = await usersWhoCanAccess(ctx.db, ctx.realm, target);
   const publish = (person: Record<string, unknown>, userIds = audience) =>
     ctx.events.publish(ctx.realm.id, userIds, { type: 'realm_user', op: 'update', person: { user_id: target.id, ...person } });
-  if (nameChanges) publish({ full_name: fullName });
+  if (nameChanges) {
+    publish({ full_name: fullName });
+    if (target.isBot) {
+      ctx.events.publish(ctx.realm.id, await botAdministrators(ctx.db, ctx.realm.id, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
+    }
+  }
   if (roleChanges) {
     publish({ role });
     const everyone = await activeUserIds(ctx.db, ctx.realm.id);

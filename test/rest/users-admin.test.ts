@@ -23,7 +23,7 @@ async function makeBot(ownerId: number, name = 'Helper Bot'): Promise<Credential
   return { email, apiKey: created.apiKey, userId: created.id };
 }
 
-async function register(client: ApiClient, eventTypes = ['realm_user', 'subscription', 'user_group', 'custom_profile_fields']) {
+async function register(client: ApiClient, eventTypes = ['realm_user', 'realm_bot', 'subscription', 'user_group', 'custom_profile_fields']) {
   const res = await client.post('/register', { event_types: eventTypes, fetch_event_types: ['realm'] });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.queue_id as string;
@@ -234,6 +234,7 @@ describe('DELETE /users/{user_id}', () => {
     const targetBot = await makeBot(target.userId, 'Leaving Bot');
     const queue = await register(t.client(member));
     const targetQueue = await register(t.client(target));
+    const adminQueue = await register(t.client(admin), ['realm_bot']);
 
     const res = await t.client(admin).delete(`/users/${target.userId}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -255,6 +256,10 @@ describe('DELETE /users/{user_id}', () => {
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, is_active: false } }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'subscription', op: 'peer_remove', stream_ids: expect.arrayContaining([channelId]), user_ids: [target.userId] }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: targetBot.userId, is_active: false } }));
+    // The bot's administrators hear of it on realm_bot too; the target's peers do not.
+    expect(events.filter((e) => e.type === 'realm_bot')).toEqual([]);
+    const adminEvents = await poll(t.client(admin), adminQueue);
+    expect(adminEvents).toContainEqual(expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: targetBot.userId, is_active: false } }));
 
     // System groups no longer list them (deactivated users are never direct members on the wire).
     const state = await t.client(member).post('/register', { fetch_event_types: ['realm_user_groups', 'realm_user'] });
