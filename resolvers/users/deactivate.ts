@@ -65,7 +65,7 @@ async function deactivate(ctx: Context, target: User): Promise<void> {
   });
   for (const u of users) {
     await publishActivity(ctx, u, false, channels.get(u.id) ?? []);
-    await ctx.queues.deleteUserQueues?.(ctx.realm.id, u.id);
+    await ctx.queues.deleteUserQueues(ctx.realm.id, u.id);
   }
 }
 
