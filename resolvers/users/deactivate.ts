@@ -9,6 +9,8 @@ import { activeUserIds, botAdministrators, usersWhoCanAccess } from './audience.
 import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
 import { isAdmin, isGuest, isOwner } from './roles.ts';
 
+const LAST_OWNER = 'Cannot deactivate the only organization owner';
+
 /** DELETE /users/{user_id}: administrators; owners only by owners; never the last owner. */
 export async function deactivateUser(ctx: Context, actor: User, userId: number): Promise<void> {
   requireAdmin(actor);
@@ -16,16 +18,16 @@ export async function deactivateUser(ctx: Context, actor: User, userId: number):
   if (target.isBot) throw new BadRequestError('No such user');
   if (!target.isActive) throw new BadRequestError('User is deactivated');
   if (isOwner(target) && !isOwner(actor)) throw new PermissionDeniedError(OWNER_REQUIRED);
-  if (await isLastOwner(ctx, target)) throw new BadRequestError('Cannot deactivate the only organization owner');
-  await deactivate(ctx, target);
+  if (await isLastOwner(ctx.db, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER);
+  await deactivate(ctx, target, () => new BadRequestError(LAST_OWNER));
 }
 
 /** DELETE /users/me: anyone but the only owner or the only user. */
 export async function deactivateSelf(ctx: Context, actor: User): Promise<void> {
   const active = await ctx.db.user.count({ where: { realmId: ctx.realm.id, isActive: true } });
   if (active <= 1) throw new CannotDeactivateLastUserError(false);
-  if (await isLastOwner(ctx, actor)) throw new CannotDeactivateLastUserError(true);
-  await deactivate(ctx, actor);
+  if (await isLastOwner(ctx.db, ctx.realm.id, actor)) throw new CannotDeactivateLastUserError(true);
+  await deactivate(ctx, actor, () => new CannotDeactivateLastUserError(true));
 }
 
 /** POST /users/{user_id}/reactivate: administrators. */
@@ -51,11 +53,12 @@ export async function reactivateUser(ctx: Context, actor: User, userId: number):
   }
 }
 
-async function deactivate(ctx: Context, target: User): Promise<void> {
+async function deactivate(ctx: Context, target: User, lastOwnerError: () => Error): Promise<void> {
   // The user's bots go with them, as in Zulip.
   const bots = await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, botOwnerId: target.id, isBot: true, isActive: true } });
   const users = [target, ...bots];
   const channels = await ctx.db.$transaction(async (tx) => {
+    if (await isLastOwner(tx, ctx.realm.id, target)) throw lastOwnerError();
     const { count } = await tx.user.updateMany({ where: { id: target.id, isActive: true }, data: { isActive: false } });
     if (!count) throw new BadRequestError('User is deactivated');
     if (bots.length) await tx.user.updateMany({ where: { id: { in: bots.map((b) => b.id) } }, data: { isActive: false } });

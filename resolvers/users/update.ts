@@ -1,7 +1,8 @@
 // PATCH /users/{user_id}: administrators change another user's name, role, custom profile data
 // and (owners with the special permission) email address. Rules and wording follow Zulip's
 // update_user_backend; everything is written in one transaction, events follow the commit.
-import type { User } from '../../prisma/generated/client/client.ts';
+import type { Prisma, User } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../../prisma/database.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError } from '../errors.ts';
 import { syncRoleGroups, systemGroupIds, systemGroupNamesForRole } from '../groups/system.ts';
@@ -14,6 +15,7 @@ import { isAdmin, isOwner, ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER, ROLES } f
 
 export const ADMIN_REQUIRED = 'Must be an organization administrator';
 export const OWNER_REQUIRED = 'Must be an organization owner';
+const LAST_OWNER_ROLE = 'The owner permission cannot be removed from the only organization owner.';
 
 export interface UserChanges {
   fullName?: string | null;
@@ -33,11 +35,15 @@ export function requireAdmin(actor: User): void {
   if (!isAdmin(actor)) throw new PermissionDeniedError(ADMIN_REQUIRED);
 }
 
-/** Whether `user` is the realm's only active human owner. */
-export async function isLastOwner(ctx: Context, user: Pick<User, 'id' | 'role' | 'isBot'>): Promise<boolean> {
+/**
+ * Whether `user` is the realm's only active human owner. Inside a transaction the owners' rows stay
+ * locked until it ends, so two owners demoting or deactivating each other cannot both succeed.
+ */
+export async function isLastOwner(db: Db | Prisma.TransactionClient, realmId: number, user: Pick<User, 'id' | 'role' | 'isBot'>): Promise<boolean> {
   if (!isOwner(user) || user.isBot) return false;
-  const owners = await ctx.db.user.count({ where: { realmId: ctx.realm.id, role: ROLE_OWNER, isActive: true, isBot: false } });
-  return owners <= 1;
+  const owners = await db.$queryRaw<{ id: number }[]>`
+    SELECT id FROM "User" WHERE "realmId" = ${realmId} AND role = ${ROLE_OWNER} AND "isActive" AND NOT "isBot" ORDER BY id FOR UPDATE`;
+  return owners.length <= 1;
 }
 
 export async function updateUser(ctx: Context, actor: User, userId: number, changes: UserChanges): Promise<void> {
@@ -52,9 +58,7 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
   if (role !== null && !(ROLES as readonly number[]).includes(role)) throw new BadRequestError('Invalid role');
   if (roleChanges) {
     if ((role === ROLE_OWNER || target.role === ROLE_OWNER) && !isOwner(actor)) throw new PermissionDeniedError(OWNER_REQUIRED);
-    if (target.role === ROLE_OWNER && (await isLastOwner(ctx, target))) {
-      throw new BadRequestError('The owner permission cannot be removed from the only organization owner.');
-    }
+    if (await isLastOwner(ctx.db, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER_ROLE);
     if (target.role === ROLE_GUEST && role! <= ROLE_ADMINISTRATOR) throw new BadRequestError('Guests cannot be organization administrators');
   }
 
@@ -67,6 +71,7 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
     let groupsLeft: number[] = [];
     let groupsJoined: number[] = [];
     if (roleChanges) {
+      if (await isLastOwner(tx, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER_ROLE);
       const ids = await systemGroupIds(tx, ctx.realm.id);
       const before = new Set(systemGroupNamesForRole(target.role).map((n) => ids[n]!));
       const after = new Set(systemGroupNamesForRole(role!).map((n) => ids[n]!));

@@ -164,6 +164,21 @@ describe('PATCH /users/{user_id}: role', () => {
     expect((await owner.patch(`/users/${t.owner.userId}`, { role: 100 })).status).toBe(200);
   });
 
+  it('leaves one owner when two owners demote each other at once', async () => {
+    const second = await makeUser(t, { fullName: 'Racing Owner', role: 100 });
+    const results = await Promise.all([
+      owner.patch(`/users/${second.userId}`, { role: 400 }),
+      t.client(second).patch(`/users/${t.owner.userId}`, { role: 400 }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    const owners = await db().user.count({ where: { role: 100, isActive: true, id: { in: [t.owner.userId, second.userId] } } });
+    expect(owners).toBe(1);
+    if (await roleOf(t.owner.userId) !== 100) {
+      expect((await t.client(second).patch(`/users/${t.owner.userId}`, { role: 100 })).status).toBe(200);
+      expect((await owner.patch(`/users/${second.userId}`, { role: 400 })).status).toBe(200);
+    }
+  });
+
   it('refuses making a guest an administrator directly', async () => {
     const target = await makeUser(t, { fullName: 'Guest To Admin', role: 600 });
     expectError(await owner.patch(`/users/${target.userId}`, { role: 200 }), 'Guests cannot be organization administrators');
