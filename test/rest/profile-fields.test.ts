@@ -170,6 +170,16 @@ describe('PATCH /realm/profile_fields/{field_id}', () => {
     expect((await db().customProfileField.findUniqueOrThrow({ where: { id: pronouns } })).name).toBe('Pronouns');
   });
 
+  it('drops values naming a removed option', async () => {
+    const id = await createField({ name: 'Seat', field_type: 3, field_data: { a: { text: 'Aisle', order: '1' }, w: { text: 'Window', order: '2' } } });
+    await t.client(member).patch('/users/me/profile_data', { data: [{ id, value: 'w' }] });
+    await t.client(admin).patch('/users/me/profile_data', { data: [{ id, value: 'a' }] });
+    expect((await owner.patch(`/realm/profile_fields/${id}`, { field_data: { a: { text: 'Aisle', order: '1' } } })).status).toBe(200);
+    expect((await profileOf(member.userId))[String(id)]).toBeUndefined();
+    expect((await profileOf(admin.userId))[String(id)]).toEqual({ value: 'a' });
+    expect((await owner.delete(`/realm/profile_fields/${id}`)).status).toBe(200);
+  });
+
   it('validates new select options', async () => {
     expectError(await owner.patch(`/realm/profile_fields/${select}`, { field_data: {} }), 'Field must have at least one choice.');
   });

@@ -311,6 +311,27 @@ describe('DELETE /users/{user_id}', () => {
     expect(guestHeard).not.toContain(privateId);
   });
 
+  it('drops the user from group-setting values and from the permissions they granted, until reactivated', async () => {
+    const target = await makeUser(t, { fullName: 'Channel Maker' });
+    const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
+    const { createAnonymousGroup } = await import('../../resolvers/groups/membership.ts');
+    const groupId = await db().$transaction((tx) => createAnonymousGroup(tx, realm.id, [target.userId, member.userId]));
+    const previous = realm.canCreatePublicChannelGroupId;
+    await db().realm.update({ where: { id: realm.id }, data: { canCreatePublicChannelGroupId: groupId } });
+    try {
+      const setting = async () => (await t.client(admin).post('/register', { fetch_event_types: ['realm'] })).body.realm_can_create_public_channel_group;
+      expect((await setting()).direct_members).toEqual([target.userId, member.userId].sort((a, b) => a - b));
+      expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
+      expect((await setting()).direct_members).toEqual([member.userId]);
+      // The membership row is kept, so reactivation restores it.
+      expect((await owner.post(`/users/${target.userId}/reactivate`)).status).toBe(200);
+      expect((await setting()).direct_members).toContain(target.userId);
+      expect((await t.client(target).post('/register', { fetch_event_types: ['realm_user'] })).body.can_create_public_streams).toBe(true);
+    } finally {
+      await db().realm.update({ where: { id: realm.id }, data: { canCreatePublicChannelGroupId: previous } });
+    }
+  });
+
   it('refuses a user already deactivated, a bot and an unknown user', async () => {
     const target = await makeUser(t);
     expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
