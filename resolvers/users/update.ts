@@ -10,6 +10,7 @@ import { exactInsensitive } from '../text.ts';
 import { validateEmail, validateFullName } from './create.ts';
 import { applyProfileData, type ProfileChange, type ProfileDataItem } from './profile-data.ts';
 import { canSeeDeliveryEmail, gravatarUrl } from './present.ts';
+import { publishRoleChannelAccess } from './role-channels.ts';
 import { activeUserIds, botAdministrators, usersWhoCanAccess } from './audience.ts';
 import { isAdmin, isOwner, ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER, ROLES } from './roles.ts';
 
@@ -109,6 +110,7 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
   }
   if (roleChanges) {
     publish({ role });
+    await publishRoleChannelAccess(ctx, { ...target, role: role! }, target.role);
     const everyone = await activeUserIds(ctx.db, ctx.realm.id);
     for (const groupId of result.groupsLeft) ctx.events.publish(ctx.realm.id, everyone, { type: 'user_group', op: 'remove_members', group_id: groupId, user_ids: [target.id] });
     for (const groupId of result.groupsJoined) ctx.events.publish(ctx.realm.id, everyone, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [target.id] });

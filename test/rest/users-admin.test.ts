@@ -179,6 +179,36 @@ describe('PATCH /users/{user_id}: role', () => {
     }
   });
 
+  it('tells the user which channels they gain or lose with the new role', async () => {
+    const target = await makeUser(t, { fullName: 'Shifting Access' });
+    const lobby = await makeChannel(t.client(admin), 'role-lobby');
+    const secret = await makeChannel(t.client(admin), 'role-secret', { invite_only: true });
+    const streamEvents = async (queue: string) => (await poll(t.client(target), queue)).filter((e) => e.type === 'stream');
+
+    let queue = await register(t.client(target), ['stream']);
+    expect((await owner.patch(`/users/${target.userId}`, { role: 600 })).status).toBe(200);
+    let events = await streamEvents(queue);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ op: 'delete', stream_ids: expect.arrayContaining([lobby]) });
+    expect(events[0]!.stream_ids).not.toContain(secret);
+
+    queue = await register(t.client(target), ['stream']);
+    expect((await owner.patch(`/users/${target.userId}`, { role: 400 })).status).toBe(200);
+    events = await streamEvents(queue);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.op).toBe('create');
+    expect(events[0]!.streams.map((c: any) => c.stream_id)).toContain(lobby);
+
+    queue = await register(t.client(target), ['stream']);
+    expect((await owner.patch(`/users/${target.userId}`, { role: 200 })).status).toBe(200);
+    events = await streamEvents(queue);
+    expect(events).toEqual([expect.objectContaining({ op: 'create', streams: [expect.objectContaining({ stream_id: secret, name: 'role-secret' })] })]);
+
+    queue = await register(t.client(target), ['stream']);
+    expect((await owner.patch(`/users/${target.userId}`, { role: 300 })).status).toBe(200);
+    expect(await streamEvents(queue)).toEqual([expect.objectContaining({ op: 'delete', stream_ids: [secret] })]);
+  });
+
   it('refuses making a guest an administrator directly', async () => {
     const target = await makeUser(t, { fullName: 'Guest To Admin', role: 600 });
     expectError(await owner.patch(`/users/${target.userId}`, { role: 200 }), 'Guests cannot be organization administrators');
