@@ -8,11 +8,24 @@ import { ROLE_GUEST } from './roles.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
+/** Who may access `target`, and why the guests among them may. */
+export interface Access {
+  /** Active users who may access the target (the target included when active). */
+  userIds: number[];
+  /** Guests without access to everyone who see the target only through a shared channel. */
+  throughChannelsOnly: Set<number>;
+}
+
 /** Active users of the realm who may access `target` (the target included when active). */
 export async function usersWhoCanAccess(db: Reader, realm: Pick<Realm, 'id' | 'canAccessAllUsersGroupId'>, target: { id: number; isBot: boolean }): Promise<number[]> {
+  return (await accessToUser(db, realm, target)).userIds;
+}
+
+export async function accessToUser(db: Reader, realm: Pick<Realm, 'id' | 'canAccessAllUsersGroupId'>, target: { id: number; isBot: boolean }): Promise<Access> {
   const users = await db.user.findMany({ where: { realmId: realm.id, isActive: true }, select: { id: true, role: true, isActive: true } });
   const guests = users.filter((u) => u.role === ROLE_GUEST && u.id !== target.id);
   const allowed = new Set(users.filter((u) => u.role !== ROLE_GUEST || u.id === target.id).map((u) => u.id));
+  const throughChannelsOnly = new Set<number>();
   if (guests.length && !target.isBot) {
     const [channelPeers, conversationPeers] = await Promise.all([
       db.subscription.findMany({
@@ -24,14 +37,20 @@ export async function usersWhoCanAccess(db: Reader, realm: Pick<Realm, 'id' | 'c
         select: { userId: true }, distinct: ['userId'],
       }),
     ]);
-    const peers = new Set([...channelPeers, ...conversationPeers].map((r) => r.userId));
+    const byChannel = new Set(channelPeers.map((r) => r.userId));
+    const byConversation = new Set(conversationPeers.map((r) => r.userId));
     for (const guest of guests) {
-      if (peers.has(guest.id) || (await isUserInGroup(db, guest, realm.canAccessAllUsersGroupId))) allowed.add(guest.id);
+      if (await isUserInGroup(db, guest, realm.canAccessAllUsersGroupId)) allowed.add(guest.id);
+      else if (byConversation.has(guest.id)) allowed.add(guest.id);
+      else if (byChannel.has(guest.id)) {
+        allowed.add(guest.id);
+        throughChannelsOnly.add(guest.id);
+      }
     }
   } else {
     for (const guest of guests) allowed.add(guest.id);
   }
-  return [...allowed].sort((a, b) => a - b);
+  return { userIds: [...allowed].sort((a, b) => a - b), throughChannelsOnly };
 }
 
 /** Every active user of the realm. */

@@ -5,7 +5,8 @@
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError } from '../errors.ts';
-import { activeUserIds, botAdministrators, usersWhoCanAccess } from './audience.ts';
+import { accessToUser, activeUserIds, botAdministrators } from './audience.ts';
+import { INACCESSIBLE_USER_NAME } from '../events/initial-state/constants.ts';
 import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
 import { isAdmin, isGuest, isOwner } from './roles.ts';
 
@@ -85,7 +86,11 @@ async function setSubscriptionsActive(tx: Prisma.TransactionClient, userIds: num
  * and administrators for private ones. On deactivation the peer events come first, as in Zulip.
  */
 async function publishActivity(ctx: Context, user: User, isActive: boolean, channelIds: number[]): Promise<void> {
-  const audience = (await usersWhoCanAccess(ctx.db, ctx.realm, user)).filter((id) => id !== user.id);
+  const access = await accessToUser(ctx.db, ctx.realm, user);
+  // Guests who saw a deactivated user only through shared channels lose sight of them (Zulip's
+  // send_events_for_user_deactivation): they hear `realm_user remove` instead.
+  const losing = isActive ? [] : [...access.throughChannelsOnly];
+  const audience = access.userIds.filter((id) => id !== user.id && !losing.includes(id));
   const userEvent = { type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: isActive } };
   if (isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
   if (channelIds.length) {
@@ -121,7 +126,10 @@ async function publishActivity(ctx: Context, user: User, isActive: boolean, chan
       });
     }
   }
-  if (!isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
+  if (!isActive) {
+    ctx.events.publish(ctx.realm.id, audience, userEvent);
+    ctx.events.publish(ctx.realm.id, losing, { type: 'realm_user', op: 'remove', person: { user_id: user.id, full_name: INACCESSIBLE_USER_NAME } });
+  }
   if (user.isBot) {
     ctx.events.publish(ctx.realm.id, await botAdministrators(ctx.db, ctx.realm.id, user), {
       type: 'realm_bot', op: 'update', bot: { user_id: user.id, is_active: isActive },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendDirect, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
@@ -359,6 +359,31 @@ describe('DELETE /users/{user_id}', () => {
       expect((await t.client(target).post('/register', { fetch_event_types: ['realm_user'] })).body.can_create_public_streams).toBe(true);
     } finally {
       await db().realm.update({ where: { id: realm.id }, data: { canCreatePublicChannelGroupId: previous } });
+    }
+  });
+
+  it('tells guests who saw the user only through a shared channel that they lost access', async () => {
+    const target = await makeUser(t, { fullName: 'Seen By Guests' });
+    const byChannel = await makeUser(t, { fullName: 'Channel Guest', role: 600 });
+    const byMessage = await makeUser(t, { fullName: 'Message Guest', role: 600 });
+    const stranger = await makeUser(t, { fullName: 'Stranger Guest', role: 600 });
+    await makeChannel(t.client(admin), 'guest-room', { principals: [target.userId, byChannel.userId] });
+    await sendDirect(t.client(target), [byMessage.userId], 'hello');
+    // Out of the default channel, which every guest here shares.
+    await db().subscription.updateMany({ where: { userId: target.userId, channel: { name: 'general' } }, data: { active: false } });
+    const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
+    const membersGroup = await db().userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:members' } });
+    await db().realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: membersGroup.id } });
+    try {
+      const queues = new Map<MadeUser, string>();
+      for (const who of [byChannel, byMessage, stranger]) queues.set(who, await register(t.client(who)));
+      expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
+      const about = async (who: MadeUser) => (await poll(t.client(who), queues.get(who)!)).filter((e) => e.type === 'realm_user' && e.person.user_id === target.userId);
+      expect(await about(byChannel)).toEqual([expect.objectContaining({ op: 'remove', person: { user_id: target.userId, full_name: 'Unknown user' } })]);
+      expect(await about(byMessage)).toEqual([expect.objectContaining({ op: 'update', person: { user_id: target.userId, is_active: false } })]);
+      expect(await about(stranger)).toEqual([]);
+    } finally {
+      await db().realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: realm.canAccessAllUsersGroupId } });
     }
   });
 
