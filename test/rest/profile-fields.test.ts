@@ -292,6 +292,14 @@ describe('PATCH /users/me/profile_data', () => {
     expect((await profileOf(admin.userId))[String(locked)]).toEqual({ value: 'E-2', rendered_value: '<p>E-2</p>' });
   });
 
+  it('refuses bots', async () => {
+    const botId = await makeBotUser();
+    const bot = await db().user.findUniqueOrThrow({ where: { id: botId } });
+    const client = t.client({ email: bot.email, apiKey: bot.apiKey, userId: bot.id });
+    expectError(await client.patch('/users/me/profile_data', { data: [{ id: pronouns, value: 'it/its' }] }), 'This endpoint does not accept bot requests.');
+    expect(await db().customProfileFieldValue.count({ where: { userId: botId } })).toBe(0);
+  });
+
   it('removes a value given null', async () => {
     const queue = await register(t.client(admin));
     expect((await t.client(member).patch('/users/me/profile_data', { data: [{ id: pronouns, value: null }] })).status).toBe(200);
