@@ -160,3 +160,12 @@ export class InvalidVideoProviderTokenError extends ParleyError {
     super('Invalid Zoom access token');
   }
 }
+
+/** Deactivating the organization's only owner or only user (DELETE /users/me). */
+export class CannotDeactivateLastUserError extends ParleyError {
+  override readonly code = 'CANNOT_DEACTIVATE_LAST_USER';
+  constructor(isLastOwner: boolean) {
+    const entity = isLastOwner ? 'organization owner' : 'user';
+    super(`Cannot deactivate the only ${entity}`, { is_last_owner: isLastOwner, entity });
+  }
+}

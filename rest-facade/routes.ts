@@ -4,6 +4,7 @@
 import type { Route } from './route.ts';
 import { serverRoutes } from './routes/server.ts';
 import { userRoutes } from './routes/users.ts';
+import { userAdminRoutes } from './routes/users-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -23,6 +24,7 @@ import { domainRoutes } from './routes/domains.ts';
 export const routes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
+  ...userAdminRoutes,
   ...channelRoutes,
   ...messageRoutes,
   ...eventRoutes,

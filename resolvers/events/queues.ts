@@ -26,6 +26,8 @@ export interface EventQueues<Q extends QueueHandle = QueueHandle> {
   /** GraphQL subscription: the events after `afterId`, as they come, without acknowledging them. */
   stream(queue: Q, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent>;
   delete(queue: Q): void | Promise<void>;
+  /** Drops every queue of a user in the realm (on deactivation). */
+  deleteUserQueues(realmId: number, userId: number): void | Promise<void>;
   collectIdle(now?: number): number | Promise<number>;
   /** Answers every waiting poll so the process can exit. */
   close(): void;

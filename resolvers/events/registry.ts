@@ -104,6 +104,10 @@ export class QueueRegistry implements EventQueues<EventQueue> {
     forget(this.publicListeners, queue.realmId, queue);
   }
 
+  deleteUserQueues(realmId: number, userId: number): void {
+    for (const queue of [...(this.byUser.get(userId) ?? [])]) if (queue.realmId === realmId) this.delete(queue);
+  }
+
   /** Hands one published event to every queue it is addressed to, shaped for that queue. */
   deliver(delivery: Delivery): void {
     const targets = new Map<EventQueue, number | null>();

@@ -147,6 +147,13 @@ export class RedisQueueRegistry implements EventQueues {
     await this.store.delete(queue.id);
   }
 
+  async deleteUserQueues(realmId: number, userId: number): Promise<void> {
+    for (const id of await this.store.userQueueIds(userId)) {
+      const queue = await this.store.get(id);
+      if (queue?.realmId === realmId) await this.store.delete(id);
+    }
+  }
+
   /** Removes queues idle at `now`, except those this process is waiting on. */
   collectIdle(now = Date.now()): Promise<number> {
     return this.store.collect(now, [...this.waiting.keys()]);

@@ -98,6 +98,11 @@ export class RedisQueueStore {
     if (ids.length) await this.run('parleyQueueTouch', now, ...ids);
   }
 
+  /** IDs of the user's queues (possibly including some already gone). */
+  async userQueueIds(userId: number): Promise<string[]> {
+    return this.link.command.smembers(`${this.prefix}u:${userId}`);
+  }
+
   async delete(id: string): Promise<boolean> {
     return (await this.run('parleyQueueDelete', id)) === 1;
   }

@@ -1,0 +1,138 @@
+// Deactivating and reactivating accounts. A deactivated user keeps their rows (messages,
+// subscriptions, group memberships) but stops counting: their API key is refused, subscriptions
+// carry isUserActive=false, group reads skip them, and their event queues are dropped.
+// Rules and wording follow Zulip's deactivate_user_backend / reactivate_user_backend.
+import type { Prisma, User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError } from '../errors.ts';
+import { accessToUser, activeUserIds, botAdministrators } from './audience.ts';
+import { INACCESSIBLE_USER_NAME } from '../events/initial-state/constants.ts';
+import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
+import { isAdmin, isGuest, isOwner } from './roles.ts';
+
+const LAST_OWNER = 'Cannot deactivate the only organization owner';
+
+/** DELETE /users/{user_id}: administrators; owners only by owners; never the last owner. */
+export async function deactivateUser(ctx: Context, actor: User, userId: number): Promise<void> {
+  requireAdmin(actor);
+  const target = await findTarget(ctx, userId);
+  if (target.isBot) throw new BadRequestError('No such user');
+  if (!target.isActive) throw new BadRequestError('User is deactivated');
+  if (isOwner(target) && !isOwner(actor)) throw new PermissionDeniedError(OWNER_REQUIRED);
+  if (await isLastOwner(ctx.db, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER);
+  await deactivate(ctx, target, () => new BadRequestError(LAST_OWNER));
+}
+
+/** DELETE /users/me: anyone but the only owner or the only user. */
+export async function deactivateSelf(ctx: Context, actor: User): Promise<void> {
+  const active = await ctx.db.user.count({ where: { realmId: ctx.realm.id, isActive: true } });
+  if (active <= 1) throw new CannotDeactivateLastUserError(false);
+  if (await isLastOwner(ctx.db, ctx.realm.id, actor)) throw new CannotDeactivateLastUserError(true);
+  await deactivate(ctx, actor, () => new CannotDeactivateLastUserError(true));
+}
+
+/** POST /users/{user_id}/reactivate: administrators. */
+export async function reactivateUser(ctx: Context, actor: User, userId: number): Promise<void> {
+  requireAdmin(actor);
+  const target = await findTarget(ctx, userId);
+  if (target.isActive) throw new BadRequestError('User is already active');
+  const channelIds = await ctx.db.$transaction(async (tx) => {
+    // Another request may have reactivated them meanwhile: only one of us does the work.
+    const { count } = await tx.user.updateMany({ where: { id: target.id, isActive: false }, data: { isActive: true } });
+    if (!count) throw new BadRequestError('User is already active');
+    return setSubscriptionsActive(tx, [target.id], true);
+  });
+  await publishActivity(ctx, target, true, channelIds);
+  // Group memberships were kept; members hear that the user is back in each named group.
+  const groups = await ctx.db.userGroupMember.findMany({
+    where: { userId: target.id, group: { realmId: ctx.realm.id, name: { not: null } } },
+    select: { groupId: true }, orderBy: { groupId: 'asc' },
+  });
+  const everyone = await activeUserIds(ctx.db, ctx.realm.id);
+  for (const { groupId } of groups) {
+    ctx.events.publish(ctx.realm.id, everyone, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [target.id] });
+  }
+}
+
+async function deactivate(ctx: Context, target: User, lastOwnerError: () => Error): Promise<void> {
+  // The user's bots go with them, as in Zulip.
+  const bots = await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, botOwnerId: target.id, isBot: true, isActive: true } });
+  const users = [target, ...bots];
+  const channels = await ctx.db.$transaction(async (tx) => {
+    if (await isLastOwner(tx, ctx.realm.id, target)) throw lastOwnerError();
+    const { count } = await tx.user.updateMany({ where: { id: target.id, isActive: true }, data: { isActive: false } });
+    if (!count) throw new BadRequestError('User is deactivated');
+    if (bots.length) await tx.user.updateMany({ where: { id: { in: bots.map((b) => b.id) } }, data: { isActive: false } });
+    const result = new Map<number, number[]>();
+    for (const u of users) result.set(u.id, await setSubscriptionsActive(tx, [u.id], false));
+    return result;
+  });
+  for (const u of users) {
+    await publishActivity(ctx, u, false, channels.get(u.id) ?? []);
+    await ctx.queues.deleteUserQueues(ctx.realm.id, u.id);
+  }
+}
+
+/** Flips the users' subscriptions; returns the channels they are (actively) subscribed to. */
+async function setSubscriptionsActive(tx: Prisma.TransactionClient, userIds: number[], active: boolean): Promise<number[]> {
+  await tx.subscription.updateMany({ where: { userId: { in: userIds } }, data: { isUserActive: active } });
+  const subs = await tx.subscription.findMany({ where: { userId: { in: userIds }, active: true }, select: { channelId: true }, distinct: ['channelId'] });
+  return subs.map((s) => s.channelId).sort((a, b) => a - b);
+}
+
+/**
+ * `realm_user update is_active` to those who may see the user, and subscriber changes to those who
+ * keep subscriber lists of the user's channels: everyone but guests for public channels, subscribers
+ * and administrators for private ones. On deactivation the peer events come first, as in Zulip.
+ */
+async function publishActivity(ctx: Context, user: User, isActive: boolean, channelIds: number[]): Promise<void> {
+  const access = await accessToUser(ctx.db, ctx.realm, user);
+  // Guests who saw a deactivated user only through shared channels lose sight of them (Zulip's
+  // send_events_for_user_deactivation): they hear `realm_user remove` instead.
+  const losing = isActive ? [] : [...access.throughChannelsOnly];
+  const audience = access.userIds.filter((id) => id !== user.id && !losing.includes(id));
+  const userEvent = { type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: isActive } };
+  if (isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
+  if (channelIds.length) {
+    const [channels, subs, others] = await Promise.all([
+      ctx.db.channel.findMany({ where: { id: { in: channelIds } }, select: { id: true, inviteOnly: true } }),
+      ctx.db.subscription.findMany({
+        where: { channelId: { in: channelIds }, active: true, isUserActive: true, userId: { not: user.id } },
+        select: { userId: true, channelId: true },
+      }),
+      ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true, id: { not: user.id } }, select: { id: true, role: true } }),
+    ]);
+    const channelsByPeer = new Map<number, Set<number>>();
+    const add = (userId: number, channelId: number) => {
+      let set = channelsByPeer.get(userId);
+      if (!set) channelsByPeer.set(userId, (set = new Set()));
+      set.add(channelId);
+    };
+    for (const s of subs) add(s.userId, s.channelId);
+    for (const channel of channels) {
+      for (const other of others) {
+        if (channel.inviteOnly ? isAdmin(other) : !isGuest(other)) add(other.id, channel.id);
+      }
+    }
+    // One event per distinct set of channels, as Zulip batches them.
+    const peersByChannels = new Map<string, number[]>();
+    for (const [peer, ids] of channelsByPeer) {
+      const key = [...ids].sort((a, b) => a - b).join(',');
+      peersByChannels.set(key, [...(peersByChannels.get(key) ?? []), peer]);
+    }
+    for (const [key, userIds] of peersByChannels) {
+      ctx.events.publish(ctx.realm.id, userIds, {
+        type: 'subscription', op: isActive ? 'peer_add' : 'peer_remove', stream_ids: key.split(',').map(Number), user_ids: [user.id],
+      });
+    }
+  }
+  if (!isActive) {
+    ctx.events.publish(ctx.realm.id, audience, userEvent);
+    ctx.events.publish(ctx.realm.id, losing, { type: 'realm_user', op: 'remove', person: { user_id: user.id, full_name: INACCESSIBLE_USER_NAME } });
+  }
+  if (user.isBot) {
+    ctx.events.publish(ctx.realm.id, await botAdministrators(ctx.db, ctx.realm.id, user), {
+      type: 'realm_bot', op: 'update', bot: { user_id: user.id, is_active: isActive },
+    });
+  }
+}
