@@ -33,6 +33,8 @@ export interface Config {
   deleteTopicBatchSize?: number;
   /** Milliseconds after which delete_topic stops starting batches and answers `complete: false` (default 50 s). */
   deleteTopicBudgetMs?: number;
+  /** How often each process looks for due scheduled messages and reminders; 0 turns the worker off. */
+  scheduledPollMs: number;
 }
 
 /** An OAuth video-call provider (Zoom's user-OAuth app, or anything speaking the same flow). */
@@ -67,8 +69,6 @@ function videoCallsFromEnv(env: NodeJS.ProcessEnv): VideoCallsConfig {
     };
   }
   return config;
-  /** How often each process looks for due scheduled messages and reminders; 0 turns the worker off. */
-  scheduledPollMs: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {

@@ -121,6 +121,7 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       if (event.op === 'update') return [event];
       const { realm_emoji: all, ...individual } = event;
       return options.capabilities.individual_emoji_changes ? [individual] : [{ type: 'realm_emoji', op: 'update', realm_emoji: all }];
+    }
     case 'scheduled_messages': {
       const withTopic = (m: Record<string, unknown>) => ('topic' in m ? { ...m, topic: emptyTopic(m.topic, shape) } : m);
       if (event.op === 'add') return [{ ...event, scheduled_messages: (event.scheduled_messages as Record<string, unknown>[]).map(withTopic) }];
