@@ -144,3 +144,11 @@ export class IncompatibleParametersError extends ParleyError {
     super(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(',') });
   }
 }
+
+/** Owner-only settings (Zulip's OrganizationOwnerRequiredError: UNAUTHORIZED_PRINCIPAL with HTTP 400). */
+export class OrganizationOwnerRequiredError extends ParleyError {
+  override readonly code = 'UNAUTHORIZED_PRINCIPAL';
+  constructor() {
+    super('Must be an organization owner');
+  }
+}

@@ -5,6 +5,7 @@ import type { Route } from './route.ts';
 import { serverRoutes } from './routes/server.ts';
 import { userRoutes } from './routes/users.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
 
@@ -12,6 +13,7 @@ export const routes: Route[] = [
   ...serverRoutes,
   ...userRoutes,
   ...channelRoutes,
+  ...subscriptionRoutes,
   ...messageRoutes,
   ...eventRoutes,
 ];

@@ -1,0 +1,62 @@
+// GraphQL fields for managing subscriptions: unsubscribe, personal subscription settings and
+// subscriber lists (the subscribe mutation itself is in fields.ts).
+import { builder } from '../../schema/builder.ts';
+import { requireUser } from '../../schema/context.ts';
+import { UnsubscribeResult } from '../../schema/subscriptions.ts';
+import { BadRequestError } from '../errors.ts';
+import { unsubscribe } from './unsubscribe.ts';
+import { updateSubscriptionProperties, type PropertyChange } from './properties.ts';
+import { channelSubscribers, userIsSubscribed } from './members.ts';
+
+function principalList(raw: unknown): (number | string)[] | null {
+  if (raw == null) return null;
+  if (!Array.isArray(raw) || !raw.every((p) => typeof p === 'number' || typeof p === 'string')) throw new BadRequestError('Invalid principals');
+  return raw as (number | string)[];
+}
+
+builder.queryFields((t) => ({
+  channelSubscribers: t.intList({
+    description: 'User IDs of a channel\'s subscribers, if the viewer may see them (Zulip\'s GET /streams/{stream_id}/members).',
+    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
+    resolve: (_root, args, ctx) => channelSubscribers(ctx, requireUser(ctx), args.channelId),
+  }),
+  isSubscribed: t.boolean({
+    description: 'Whether a user is subscribed to a channel (Zulip\'s GET /users/{user_id}/subscriptions/{stream_id}).',
+    args: {
+      userId: t.arg.int({ description: 'The user; default the viewer.' }),
+      channelId: t.arg.int({ required: true, description: 'The channel.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      const viewer = requireUser(ctx);
+      return userIsSubscribed(ctx, viewer, args.userId ?? viewer.id, args.channelId);
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  unsubscribe: t.field({
+    type: UnsubscribeResult,
+    description: 'Removes users (default: the viewer) from channels, by name.',
+    args: {
+      subscriptions: t.arg.stringList({ required: true, description: 'Names of the channels.' }),
+      principals: t.arg({ type: 'JSON', description: 'User IDs or API emails; default the viewer.' }),
+    },
+    resolve: (_root, args, ctx) => unsubscribe(ctx, requireUser(ctx), args.subscriptions, principalList(args.principals)),
+  }),
+  updateSubscriptionProperties: t.boolean({
+    description: 'Changes the viewer\'s personal settings for subscribed channels: a list of `{stream_id, property, value}`.',
+    args: { subscriptionData: t.arg({ type: 'JSON', required: true, description: 'Changes: `{stream_id, property, value}` objects.' }) },
+    resolve: async (_root, args, ctx) => {
+      const raw = args.subscriptionData;
+      if (!Array.isArray(raw)) throw new BadRequestError('subscription_data is not a list');
+      const changes: PropertyChange[] = raw.map((item, i) => {
+        if (!item || typeof item !== 'object' || Array.isArray(item)) throw new BadRequestError(`subscription_data[${i}] is not a dict`);
+        const o = item as Record<string, unknown>;
+        for (const key of ['stream_id', 'property', 'value']) if (!(key in o)) throw new BadRequestError(`subscription_data[${i}] is missing ${key}`);
+        return { streamId: o.stream_id, property: o.property, value: o.value };
+      });
+      await updateSubscriptionProperties(ctx, requireUser(ctx), changes);
+      return true;
+    },
+  }),
+}));
