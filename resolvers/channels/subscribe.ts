@@ -169,7 +169,8 @@ async function createChannel(
  * May `actor` put `target` into an existing `channel`? Oneself: any public channel (not as a guest),
  * or a private one through can_subscribe_group / can_add_subscribers_group. Others: the channel's
  * can_add_subscribers_group; for a public channel also administrators and channel administrators;
- * otherwise content access plus the organization's can_add_subscribers_group.
+ * otherwise access (for a private channel: being subscribed) plus the organization's
+ * can_add_subscribers_group.
  */
 async function canSubscribe(tx: Prisma.TransactionClient, ctx: Context, actor: User, target: User, channel: Channel): Promise<boolean> {
   if (channel.isArchived || channel.realmId !== actor.realmId) return false;
@@ -181,7 +182,9 @@ async function canSubscribe(tx: Prisma.TransactionClient, ctx: Context, actor: U
   }
   if (await isUserInGroup(tx, actor, channel.canAddSubscribersGroupId)) return true;
   if (!channel.inviteOnly && (isAdmin(actor) || (await isUserInGroup(tx, actor, channel.canAdministerChannelGroupId)))) return true;
-  if (!(await hasContentAccess(tx, actor, channel))) return false;
+  // Without the channel's own group, a private channel's subscribers are added only by its subscribers.
+  const access = channel.inviteOnly ? await isSubscribed(tx, actor.id, channel.id) : await hasContentAccess(tx, actor, channel);
+  if (!access) return false;
   return isUserInGroup(tx, actor, ctx.realm.canAddSubscribersGroupId);
 }
 
