@@ -63,6 +63,13 @@ export async function publishSubscribeEvents(ctx: Context, created: Channel[], a
   for (const [channelId, userIds] of addedByChannel) {
     const channel = byId.get(channelId)!;
     const subscribers = subscribersOf(channelId);
+    if (channel.inviteOnly && !created.some((c) => c.id === channelId)) {
+      // Users who could not see the private channel before learn of it first (Zulip's
+      // send_stream_creation_events_for_previously_inaccessible_streams).
+      const before = new Set(await subscriberViewers(ctx.db, ctx.realm.id, channel, subscribers.filter((id) => !userIds.includes(id))));
+      const newcomers = userIds.filter((id) => !before.has(id));
+      if (newcomers.length) ctx.events.publish(ctx.realm.id, newcomers, { type: 'stream', op: 'create', streams: [channelRecord(channel, groups, null)] });
+    }
     for (const userId of userIds) {
       const sub = subscriptions.find((s) => s.channelId === channelId && s.userId === userId)!;
       ctx.events.publish(ctx.realm.id, [userId], {

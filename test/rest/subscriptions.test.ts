@@ -344,6 +344,15 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
     }
   });
 
+  it('a user added to a private channel learns of it by stream create before subscription add', async () => {
+    const fern = await makeUser(t, { fullName: 'Fern Private' });
+    const q = await register(c(fern));
+    await c(alice).post(SUBS, { subscriptions: [{ name: 'vault' }], principals: [fern.userId] });
+    const seen = (await events(c(fern), q)).filter((e) => e.type === 'stream' || e.type === 'subscription');
+    expect(seen.map((e) => `${e.type} ${e.op}`)).toEqual(['stream create', 'subscription add']);
+    expect(seen[0]!.streams[0]).toMatchObject({ name: 'vault', invite_only: true });
+  });
+
   it('the new subscriber gets subscription add with the full record', async () => {
     const dave = await makeUser(t, { fullName: 'Dave Two' });
     const q = await register(c(dave));
