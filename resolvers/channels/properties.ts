@@ -12,7 +12,10 @@ export interface PropertyChange {
   value: unknown;
 }
 
-/** Settings that may be null: the subscription then follows the user's default. */
+/**
+ * Notification settings: null in the database (the user's default applies) until set. Like Zulip,
+ * the endpoint takes only booleans; Zulip's update event has no null value either.
+ */
 const INHERITABLE = {
   desktop_notifications: 'desktopNotifications',
   audible_notifications: 'audibleNotifications',
@@ -35,7 +38,6 @@ function checkValue(property: string, value: unknown): unknown {
     if (!/^#[0-9a-fA-F]{6}$/.test(value)) throw new BadRequestError(`${property} is not a valid hex color code`);
     return value;
   }
-  if (value === null && property in INHERITABLE) return null;
   if (typeof value !== 'boolean') throw new BadRequestError(`${property} is not a boolean`);
   return value;
 }

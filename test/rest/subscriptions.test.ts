@@ -599,12 +599,14 @@ describe('POST /users/me/subscriptions/properties', () => {
     expect((await events(c(bob), qBob)).filter((e) => e.type === 'subscription')).toEqual([]);
   });
 
-  it('in_home_view is the inverse of is_muted; null makes a notification setting inherit again', async () => {
+  it('in_home_view is the inverse of is_muted; untouched notification settings stay null (inherit)', async () => {
     const design = (await channelId('design'))!;
-    await c(alice).post(PROPS, { subscription_data: [{ stream_id: design, property: 'in_home_view', value: true }, { stream_id: design, property: 'wildcard_mentions_notify', value: null }] });
+    await c(alice).post(PROPS, { subscription_data: [{ stream_id: design, property: 'in_home_view', value: true }] });
     const list = await c(alice).get(SUBS);
     const d = list.body.subscriptions.find((s: { name: string }) => s.name === 'design');
-    expect(d).toMatchObject({ is_muted: false, in_home_view: true, wildcard_mentions_notify: null });
+    expect(d).toMatchObject({ is_muted: false, in_home_view: true });
+    const md = list.body.subscriptions.find((s: { name: string }) => s.name === 'md');
+    expect(md).toMatchObject({ desktop_notifications: null, audible_notifications: null, push_notifications: null, email_notifications: null, wildcard_mentions_notify: null });
   });
 
   it('refuses bad values in Zulip\'s words and changes nothing', async () => {
@@ -617,6 +619,7 @@ describe('POST /users/me/subscriptions/properties', () => {
       [{ stream_id: design, property: 'color', value: 5 }, 'color is not a string'],
       [{ stream_id: design, property: 'is_muted', value: 'yes' }, 'is_muted is not a boolean'],
       [{ stream_id: design, property: 'pin_to_top', value: null }, 'pin_to_top is not a boolean'],
+      [{ stream_id: design, property: 'wildcard_mentions_notify', value: null }, 'wildcard_mentions_notify is not a boolean'],
       [{ stream_id: 999999, property: 'is_muted', value: true }, 'Invalid channel ID'],
       [{ stream_id: (await channelId('leave-me'))!, property: 'is_muted', value: true }, `Not subscribed to channel ID ${(await channelId('leave-me'))!}`],
       [{ stream_id: design, property: 'is_muted' }, 'subscription_data[1] is missing value'],
