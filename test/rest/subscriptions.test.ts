@@ -417,7 +417,9 @@ describe('DELETE /users/me/subscriptions', () => {
   });
 
   it('refuses deactivated and unknown principals with 400 BAD_REQUEST', async () => {
-    for (const principal of [999999, outsiderId]) {
+    const gone = await makeUser(t, { fullName: 'Gone Later' });
+    await db().user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    for (const principal of [999999, outsiderId, gone.userId]) {
       const res = await c(admin).delete(SUBS, { subscriptions: ['design'], principals: [bob.userId, principal] });
       expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'No such user' });
     }
@@ -642,4 +644,20 @@ describe('POST /users/me/subscriptions/properties', () => {
     expect(color.status).toBe(200);
     expect((await db().subscription.findUniqueOrThrow({ where: { userId_channelId: { userId: alice.userId, channelId: design } } }))).toMatchObject({ pinToTop: false, color: '#123456' });
   });
+});
+
+describe('is_web_public with the server setting off', () => {
+  it('refuses even the owner of an organization with spectator access', async () => {
+    const off = await startTestServer({ webPublicStreamsEnabled: false });
+    try {
+      const prisma = off.server.database.prisma;
+      await prisma.realm.updateMany({ data: { enableSpectatorAccess: true } });
+      const res = await off.client(off.owner).post(SUBS, { subscriptions: [{ name: 'web-off' }], is_web_public: true });
+      expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
+      expect(await prisma.channel.findFirst({ where: { name: 'web-off' } })).toBeNull();
+      expect((await off.client(off.owner).post(SUBS, { subscriptions: [{ name: 'web-off' }] })).status).toBe(200);
+    } finally {
+      await off.close();
+    }
+  }, 180_000);
 });
