@@ -2,6 +2,7 @@
 import { builder } from './builder.ts';
 import { SubscriptionType } from './channels.ts';
 import type { UnsubscribeResultShape } from '../resolvers/channels/unsubscribe.ts';
+import type { SubscribeResultShape } from './channels.ts';
 import { subscriberListsForViewer } from '../resolvers/channels/members.ts';
 
 export const UnsubscribeResult = builder.objectRef<UnsubscribeResultShape>('UnsubscribeResult').implement({
@@ -34,3 +35,13 @@ builder.prismaObjectField(SubscriptionType, 'subscriberList', (t) =>
     resolve: async (sub, args, ctx) => (await subscriberListsForViewer(ctx, args.partial ?? false)).get(sub.channelId) ?? { userIds: [], partial: false },
   }),
 );
+
+export const UpdateSubscriptionsResult = builder.objectRef<SubscribeResultShape & UnsubscribeResultShape>('UpdateSubscriptionsResult').implement({
+  description: 'Outcome of joining and leaving channels in one request.',
+  fields: (t) => ({
+    subscribed: t.field({ type: 'JSON', description: 'User ID → names of channels newly subscribed to.', resolve: (r) => r.subscribed }),
+    alreadySubscribed: t.field({ type: 'JSON', description: 'User ID → names of channels the user was already in.', resolve: (r) => r.alreadySubscribed }),
+    removed: t.stringList({ description: 'Names of channels left.', resolve: (r) => r.removed }),
+    notRemoved: t.stringList({ description: 'Names of channels the viewer was not in.', resolve: (r) => r.notRemoved }),
+  }),
+});

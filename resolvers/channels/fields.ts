@@ -9,7 +9,7 @@ import { groupSettingArgs, subscribeCreationArgs } from './subscribe-args.ts';
 import { isAdmin } from '../users/roles.ts';
 import { BadRequestError } from '../errors.ts';
 
-const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
+export const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
   description: 'A channel to subscribe to, by name; created with this description when it does not exist.',
   fields: (t) => ({
     name: t.string({ required: true, description: 'The channel name.' }),

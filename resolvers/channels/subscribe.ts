@@ -190,57 +190,60 @@ async function canSubscribe(tx: Prisma.TransactionClient, ctx: Context, actor: U
 
 export async function subscribe(ctx: Context, actor: User, input: SubscribeInput): Promise<SubscribeOutcome> {
   if (!input.subscriptions.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
+  return ctx.db.$transaction((tx) => subscribeInTransaction(tx, ctx, actor, input));
+}
+
+/** The subscribe work inside a caller's transaction (PATCH /users/me/subscriptions adds and removes in one). */
+export async function subscribeInTransaction(tx: Prisma.TransactionClient, ctx: Context, actor: User, input: SubscribeInput): Promise<SubscribeOutcome> {
   const fatal = input.authorizationErrorsFatal ?? true;
   const options = creationOptions(input);
   const isDefault = input.isDefaultStream ?? false;
-  return ctx.db.$transaction(async (tx) => {
-    const targets = input.principals?.length ? await resolvePrincipals(tx, ctx.realm.id, input.principals) : [actor];
-    const result: SubscribeResultShape = { subscribed: {}, alreadySubscribed: {}, unauthorized: [] };
-    const created: Channel[] = [];
-    const added: { userId: number; channelId: number }[] = [];
-    // Names first, so a bad name anywhere in the list fails the request before any check.
-    const specs = input.subscriptions.map((spec) => ({ name: validateChannelName(spec.name), description: spec.description ?? '' }));
-    const channels: { channel: Channel; isNew: boolean }[] = [];
-    for (const spec of specs) {
-      if (channels.some((c) => c.channel.name.toLowerCase() === spec.name.toLowerCase())) continue;
-      const existing = await findChannelByName(tx, ctx.realm.id, spec.name);
+  const targets = input.principals?.length ? await resolvePrincipals(tx, ctx.realm.id, input.principals) : [actor];
+  const result: SubscribeResultShape = { subscribed: {}, alreadySubscribed: {}, unauthorized: [] };
+  const created: Channel[] = [];
+  const added: { userId: number; channelId: number }[] = [];
+  // Names first, so a bad name anywhere in the list fails the request before any check.
+  const specs = input.subscriptions.map((spec) => ({ name: validateChannelName(spec.name), description: spec.description ?? '' }));
+  const channels: { channel: Channel; isNew: boolean }[] = [];
+  for (const spec of specs) {
+    if (channels.some((c) => c.channel.name.toLowerCase() === spec.name.toLowerCase())) continue;
+    const existing = await findChannelByName(tx, ctx.realm.id, spec.name);
+    if (existing) {
+      channels.push({ channel: existing, isNew: false });
+      continue;
+    }
+    if (!created.length) await checkCreationAllowed(tx, ctx, actor, options, isDefault);
+    const channel = await createChannel(tx, ctx, actor, spec.name, spec.description, options, isDefault);
+    created.push(channel);
+    channels.push({ channel, isNew: true });
+  }
+  for (const { channel, isNew } of channels) {
+    let authorized = isNew;
+    if (!authorized) {
+      authorized = true;
+      for (const target of targets) if (!(await canSubscribe(tx, ctx, actor, target, channel))) authorized = false;
+    }
+    if (!authorized) {
+      if (fatal) throw new BadRequestError(`Unable to access channel (${channel.name}).`);
+      result.unauthorized.push(channel.name);
+      continue;
+    }
+    for (const target of targets) {
+      const existing = await tx.subscription.findUnique({ where: { userId_channelId: { userId: target.id, channelId: channel.id } } });
+      const key = String(target.id);
+      if (existing?.active) {
+        (result.alreadySubscribed[key] ??= []).push(channel.name);
+        continue;
+      }
       if (existing) {
-        channels.push({ channel: existing, isNew: false });
-        continue;
+        await tx.subscription.update({ where: { id: existing.id }, data: { active: true } });
+      } else {
+        const count = await tx.subscription.count({ where: { userId: target.id } });
+        await tx.subscription.create({ data: { userId: target.id, channelId: channel.id, color: pickColor(count) } });
       }
-      if (!created.length) await checkCreationAllowed(tx, ctx, actor, options, isDefault);
-      const channel = await createChannel(tx, ctx, actor, spec.name, spec.description, options, isDefault);
-      created.push(channel);
-      channels.push({ channel, isNew: true });
+      (result.subscribed[key] ??= []).push(channel.name);
+      added.push({ userId: target.id, channelId: channel.id });
     }
-    for (const { channel, isNew } of channels) {
-      let authorized = isNew;
-      if (!authorized) {
-        authorized = true;
-        for (const target of targets) if (!(await canSubscribe(tx, ctx, actor, target, channel))) authorized = false;
-      }
-      if (!authorized) {
-        if (fatal) throw new BadRequestError(`Unable to access channel (${channel.name}).`);
-        result.unauthorized.push(channel.name);
-        continue;
-      }
-      for (const target of targets) {
-        const existing = await tx.subscription.findUnique({ where: { userId_channelId: { userId: target.id, channelId: channel.id } } });
-        const key = String(target.id);
-        if (existing?.active) {
-          (result.alreadySubscribed[key] ??= []).push(channel.name);
-          continue;
-        }
-        if (existing) {
-          await tx.subscription.update({ where: { id: existing.id }, data: { active: true } });
-        } else {
-          const count = await tx.subscription.count({ where: { userId: target.id } });
-          await tx.subscription.create({ data: { userId: target.id, channelId: channel.id, color: pickColor(count) } });
-        }
-        (result.subscribed[key] ??= []).push(channel.name);
-        added.push({ userId: target.id, channelId: channel.id });
-      }
-    }
-    return { result, created, added };
-  });
+  }
+  return { result, created, added };
 }

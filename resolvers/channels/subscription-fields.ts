@@ -2,9 +2,12 @@
 // subscriber lists (the subscribe mutation itself is in fields.ts).
 import { builder } from '../../schema/builder.ts';
 import { requireUser } from '../../schema/context.ts';
-import { UnsubscribeResult } from '../../schema/subscriptions.ts';
+import { UnsubscribeResult, UpdateSubscriptionsResult } from '../../schema/subscriptions.ts';
+import { SubscriptionSpec } from './fields.ts';
+import { subscribeInTransaction } from './subscribe.ts';
+import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe-events.ts';
 import { BadRequestError } from '../errors.ts';
-import { unsubscribe } from './unsubscribe.ts';
+import { publishUnsubscribeEvents, unsubscribe, unsubscribeInTransaction, type RemovedPairs } from './unsubscribe.ts';
 import { updateSubscriptionProperties, type PropertyChange } from './properties.ts';
 import { channelSubscribers, userIsSubscribed } from './members.ts';
 
@@ -42,6 +45,27 @@ builder.mutationFields((t) => ({
       principals: t.arg({ type: 'JSON', description: 'User IDs or API emails; default the viewer.' }),
     },
     resolve: (_root, args, ctx) => unsubscribe(ctx, requireUser(ctx), args.subscriptions, principalList(args.principals)),
+  }),
+  updateSubscriptions: t.field({
+    type: UpdateSubscriptionsResult,
+    description: 'Subscribes the viewer to some channels and unsubscribes them from others in one transaction (Zulip\'s older PATCH /users/me/subscriptions).',
+    args: {
+      add: t.arg({ type: [SubscriptionSpec], required: true, description: 'Channels to join, created when missing.' }),
+      delete: t.arg.stringList({ required: true, description: 'Names of channels to leave.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const actor = requireUser(ctx);
+      if (!args.add.length && !args.delete.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
+      const removedPairs: RemovedPairs = [];
+      const { added, removed } = await ctx.db.$transaction(async (tx) => ({
+        added: await subscribeInTransaction(tx, ctx, actor, { subscriptions: args.add }),
+        removed: args.delete.length ? await unsubscribeInTransaction(tx, ctx, actor, args.delete, null, removedPairs) : { removed: [], notRemoved: [] },
+      }));
+      await publishSubscribeEvents(ctx, added.created, added.added);
+      await sendNewSubscriptionMessages(ctx, actor, added.created, added.added, false);
+      await publishUnsubscribeEvents(ctx, removedPairs);
+      return { ...added.result, ...removed };
+    },
   }),
   updateSubscriptionProperties: t.boolean({
     description: 'Changes the viewer\'s personal settings for subscribed channels: a list of `{stream_id, property, value}`.',

@@ -105,6 +105,19 @@ export const subscriptionRoutes: Route[] = [
     shape: (d) => ({ removed: d.unsubscribe.removed, not_removed: d.unsubscribe.notRemoved }),
   },
   {
+    // The older combined form: join and leave in one transaction.
+    method: 'PATCH', path: '/users/me/subscriptions',
+    params: { add: { type: 'json', default: [] }, delete: { type: 'stringList', default: [] } },
+    document: `mutation($add: [SubscriptionSpec!]!, $delete: [String!]!) { updateSubscriptions(add: $add, delete: $delete) { subscribed alreadySubscribed removed notRemoved } }`,
+    variables: (p) => ({ add: subscriptionSpecs(p.add), delete: p.delete }),
+    shape: (d) => ({
+      subscribed: d.updateSubscriptions.subscribed,
+      already_subscribed: d.updateSubscriptions.alreadySubscribed,
+      removed: d.updateSubscriptions.removed,
+      not_removed: d.updateSubscriptions.notRemoved,
+    }),
+  },
+  {
     method: 'POST', path: '/users/me/subscriptions/properties',
     params: { subscription_data: { type: 'json', required: true } },
     document: `mutation($data: JSON!) { updateSubscriptionProperties(subscriptionData: $data) }`,

@@ -485,6 +485,30 @@ describe('DELETE /users/me/subscriptions', () => {
   });
 });
 
+describe('PATCH /users/me/subscriptions (older combined form)', () => {
+  it('joins and leaves in one request', async () => {
+    await makeChannel(c(carol), 'swap-out');
+    const res = await c(carol).patch(SUBS, { add: [{ name: 'swap-in' }, { name: 'general' }], delete: ['swap-out'] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({
+      result: 'success', msg: '', subscribed: { [carol.userId]: ['swap-in'] }, already_subscribed: { [carol.userId]: ['general'] },
+      removed: ['swap-out'], not_removed: [],
+    });
+  });
+
+  it('changes nothing when either half fails, and needs one of the two', async () => {
+    const res = await c(carol).patch(SUBS, { add: [{ name: 'swap-never' }], delete: ['swap-in', 'no-such-channel'] });
+    expect(res.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream: 'no-such-channel' });
+    expect(await channelId('swap-never')).toBeNull();
+    expect(await subscribed(carol.userId, 'swap-in')).toBe(true);
+    const vault = await c(carol).patch(SUBS, { add: [{ name: 'vault' }], delete: ['swap-in'] });
+    expect(vault.body.msg).toBe('Unable to access channel (vault).');
+    expect(await subscribed(carol.userId, 'swap-in')).toBe(true);
+    const empty = await c(carol).patch(SUBS, {});
+    expect(empty.body.msg).toBe('Nothing to do. Specify at least one of "add" or "delete".');
+  });
+});
+
 describe('GET /users/me/subscriptions', () => {
   it('lists every channel-record field and personal setting, with consistent deprecated fields', async () => {
     const res = await c(alice).get(SUBS);
