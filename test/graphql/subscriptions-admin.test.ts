@@ -137,6 +137,18 @@ describe('unsubscribe', () => {
   });
 });
 
+describe('updateSubscriptions', () => {
+  const UPDATE = `mutation($add: [SubscriptionSpec!]!, $del: [String!]!) { updateSubscriptions(add: $add, delete: $del) { subscribed alreadySubscribed removed notRemoved } }`;
+  it('joins and leaves together, or not at all', async () => {
+    const data = await ok(t, UPDATE, { add: [{ name: 'gql-swap' }], del: ['design'] }, bob, ROOT);
+    expect(data.updateSubscriptions).toEqual({ subscribed: { [bob.userId]: ['gql-swap'] }, alreadySubscribed: {}, removed: ['design'], notRemoved: [] });
+    const bad = await fails(t, UPDATE, { add: [{ name: 'gql-never' }], del: ['gql-swap', 'vault'] }, moderator, ROOT);
+    expect(bad.error.extensions?.code).toBe('STREAM_DOES_NOT_EXIST');
+    expect(await db().channel.findFirst({ where: { name: 'gql-never' } })).toBeNull();
+    await ok(t, SUBSCRIBE, { subs: [{ name: 'design' }] }, bob, ROOT);
+  });
+});
+
 describe('updateSubscriptionProperties', () => {
   it('changes the viewer\'s settings, visible in the subscriptions query', async () => {
     await ok(t, PROPS, { data: [{ stream_id: design, property: 'is_muted', value: true }, { stream_id: design, property: 'color', value: '#112233' }] }, bob, ROOT);
