@@ -169,3 +169,11 @@ export class CannotDeactivateLastUserError extends ParleyError {
     super(`Cannot deactivate the only ${entity}`, { is_last_owner: isLastOwner, entity });
   }
 }
+
+/** Owner-only settings (Zulip's OrganizationOwnerRequiredError: UNAUTHORIZED_PRINCIPAL with HTTP 400). */
+export class OrganizationOwnerRequiredError extends ParleyError {
+  override readonly code = 'UNAUTHORIZED_PRINCIPAL';
+  constructor() {
+    super('Must be an organization owner');
+  }
+}

@@ -6,6 +6,7 @@ import { serverRoutes } from './routes/server.ts';
 import { userRoutes } from './routes/users.ts';
 import { userAdminRoutes } from './routes/users-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { subscriptionRoutes } from './routes/subscriptions.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
 import { navigationViewRoutes } from './routes/views.ts';
@@ -26,6 +27,7 @@ export const routes: Route[] = [
   ...userRoutes,
   ...userAdminRoutes,
   ...channelRoutes,
+  ...subscriptionRoutes,
   ...messageRoutes,
   ...eventRoutes,
   ...navigationViewRoutes,

@@ -3,12 +3,13 @@ import { builder } from '../../schema/builder.ts';
 import { ChannelType, SubscribeResult, SubscriptionType } from '../../schema/channels.ts';
 import { requireUser } from '../../schema/context.ts';
 import { accessChannelById, accessChannelByName, hasContentAccess, hasMetadataAccess } from './access.ts';
-import { subscribe } from './subscribe.ts';
-import { publishSubscribeEvents } from './subscribe-events.ts';
+import { subscribe, type SubscribeInput } from './subscribe.ts';
+import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe-events.ts';
+import { groupSettingArgs, subscribeCreationArgs } from './subscribe-args.ts';
 import { isAdmin } from '../users/roles.ts';
 import { BadRequestError } from '../errors.ts';
 
-const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
+export const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
   description: 'A channel to subscribe to, by name; created with this description when it does not exist.',
   fields: (t) => ({
     name: t.string({ required: true, description: 'The channel name.' }),
@@ -98,6 +99,7 @@ builder.mutationFields((t) => ({
       inviteOnly: t.arg.boolean({ defaultValue: false }),
       historyPublicToSubscribers: t.arg.boolean(),
       isDefaultStream: t.arg.boolean({ defaultValue: false }),
+      ...subscribeCreationArgs(t),
     },
     resolve: async (_root, args, ctx) => {
       const actor = requireUser(ctx);
@@ -105,8 +107,12 @@ builder.mutationFields((t) => ({
       if (principals != null && (!Array.isArray(principals) || !principals.every((p) => typeof p === 'number' || typeof p === 'string'))) {
         throw new BadRequestError('Invalid principals');
       }
-      const { result, created, added } = await subscribe(ctx, actor, { ...args, principals: principals as (number | string)[] | null });
+      const options = args as unknown as Omit<SubscribeInput, 'subscriptions' | 'principals' | 'groupSettings'>;
+      const { result, created, added } = await subscribe(ctx, actor, {
+        ...options, subscriptions: args.subscriptions, principals: principals as (number | string)[] | null, groupSettings: groupSettingArgs(args as Record<string, unknown>),
+      });
       await publishSubscribeEvents(ctx, created, added);
+      await sendNewSubscriptionMessages(ctx, actor, created, added, options.announce ?? false);
       return result;
     },
   }),

@@ -1,24 +1,55 @@
-// Subscribing users to channels, creating channels that do not exist yet.
+// Subscribing users to channels, creating channels that do not exist yet (Zulip's
+// add_subscriptions_backend): every check runs before anything is written, in one transaction.
 import type { Channel, Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import type { SubscribeResultShape } from '../../schema/channels.ts';
-import { BadRequestError, PermissionDeniedError } from '../errors.ts';
+import { BadRequestError, OrganizationOwnerRequiredError, PermissionDeniedError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
+import { parseGroupSettingInput, resolveGroupSetting, type GroupSettingInput } from '../groups/setting-value.ts';
 import { defaultChannelPermissions } from './defaults.ts';
-import { isAdmin, isGuest } from '../users/roles.ts';
+import { isAdmin, isGuest, isOwner } from '../users/roles.ts';
 import { pickColor } from '../users/create.ts';
-import { codePointLength, escapeHtml } from '../text.ts';
+import { codePointLength } from '../text.ts';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../realm/version.ts';
+import { renderForRealm } from '../messages/render.ts';
 import { findChannelByName, hasContentAccess, isSubscribed } from './access.ts';
 import { resolvePrincipals } from './principals.ts';
+
+/** The channel permission settings a new channel may be given, GraphQL name → Zulip name and column. */
+export const CHANNEL_GROUP_SETTINGS = {
+  canAddSubscribersGroup: ['can_add_subscribers_group', 'canAddSubscribersGroupId'],
+  canRemoveSubscribersGroup: ['can_remove_subscribers_group', 'canRemoveSubscribersGroupId'],
+  canAdministerChannelGroup: ['can_administer_channel_group', 'canAdministerChannelGroupId'],
+  canDeleteAnyMessageGroup: ['can_delete_any_message_group', 'canDeleteAnyMessageGroupId'],
+  canDeleteOwnMessageGroup: ['can_delete_own_message_group', 'canDeleteOwnMessageGroupId'],
+  canMoveMessagesOutOfChannelGroup: ['can_move_messages_out_of_channel_group', 'canMoveMessagesOutOfChannelGroupId'],
+  canMoveMessagesWithinChannelGroup: ['can_move_messages_within_channel_group', 'canMoveMessagesWithinChannelGroupId'],
+  canResolveTopicsGroup: ['can_resolve_topics_group', 'canResolveTopicsGroupId'],
+  canSendMessageGroup: ['can_send_message_group', 'canSendMessageGroupId'],
+  canSubscribeGroup: ['can_subscribe_group', 'canSubscribeGroupId'],
+} as const;
+export type ChannelGroupSettingArg = keyof typeof CHANNEL_GROUP_SETTINGS;
+
+export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 
 export interface SubscribeInput {
   subscriptions: { name: string; description?: string | null }[];
   principals?: (number | string)[] | null;
   authorizationErrorsFatal?: boolean | null;
+  announce?: boolean | null;
   inviteOnly?: boolean | null;
+  isWebPublic?: boolean | null;
   historyPublicToSubscribers?: boolean | null;
   isDefaultStream?: boolean | null;
+  messageRetentionDays?: unknown;
+  topicsPolicy?: string | null;
+  groupSettings?: Partial<Record<ChannelGroupSettingArg, unknown>>;
+}
+
+export interface SubscribeOutcome {
+  result: SubscribeResultShape;
+  created: Channel[];
+  added: { userId: number; channelId: number }[];
 }
 
 export function validateChannelName(name: string): string {
@@ -27,93 +58,192 @@ export function validateChannelName(name: string): string {
   if (codePointLength(trimmed) > MAX_CHANNEL_NAME_LENGTH) {
     throw new BadRequestError(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
   }
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) throw new BadRequestError('Invalid character in channel name, at position 1.');
+  // Zulip's check_string_is_printable: control, surrogate and unassigned code points, 1-based.
+  const chars = [...trimmed];
+  const bad = chars.findIndex((c) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(c));
+  if (bad >= 0) throw new BadRequestError(`Invalid character in channel name, at position ${bad + 1}.`);
   return trimmed;
 }
 
+/** `realm_default` → null, `unlimited` → -1, or a positive number of days (Zulip's parse_message_retention_days). */
+export function parseMessageRetentionDays(raw: unknown): number | null {
+  if (raw === 'realm_default') return null;
+  if (raw === 'unlimited') return -1;
+  let value = raw;
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) value = Number(value.trim());
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0 || value > 2 ** 31 - 1) {
+    throw new BadRequestError(`Bad value for 'message_retention_days': ${typeof raw === 'string' ? raw : JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/** The options for new channels, checked once before any channel is looked at. */
+interface CreationOptions {
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  messageRetentionDays: number | null;
+  retentionGiven: boolean;
+  topicsPolicy: string;
+  groupSettings: [ChannelGroupSettingArg, GroupSettingInput][];
+}
+
+function creationOptions(input: SubscribeInput): CreationOptions {
+  const isWebPublic = input.isWebPublic ?? false;
+  // A web-public channel is a public one.
+  const inviteOnly = isWebPublic ? false : (input.inviteOnly ?? false);
+  const retentionGiven = input.messageRetentionDays != null && input.messageRetentionDays !== 'realm_default';
+  const messageRetentionDays = input.messageRetentionDays == null ? null : parseMessageRetentionDays(input.messageRetentionDays);
+  const topicsPolicy = input.topicsPolicy ?? 'inherit';
+  if (!(TOPICS_POLICIES as readonly string[]).includes(topicsPolicy)) throw new BadRequestError('Invalid topics_policy');
+  const groupSettings: [ChannelGroupSettingArg, GroupSettingInput][] = [];
+  for (const [arg, [wireName]] of Object.entries(CHANNEL_GROUP_SETTINGS) as [ChannelGroupSettingArg, readonly [string, string]][]) {
+    const raw = input.groupSettings?.[arg];
+    if (raw != null) groupSettings.push([arg, parseGroupSettingInput(wireName, raw)]);
+  }
+  return {
+    inviteOnly,
+    isWebPublic,
+    // Public channels always share their history (Zulip's get_default_value_for_history_public_to_subscribers).
+    historyPublicToSubscribers: inviteOnly ? (input.historyPublicToSubscribers ?? false) : true,
+    messageRetentionDays,
+    retentionGiven,
+    topicsPolicy,
+    groupSettings,
+  };
+}
+
+/** May `actor` create channels with these options at all (Zulip's list_to_streams checks)? */
+async function checkCreationAllowed(tx: Prisma.TransactionClient, ctx: Context, actor: User, options: CreationOptions, isDefault: boolean): Promise<void> {
+  const realm = ctx.realm;
+  const groupId = options.inviteOnly ? realm.canCreatePrivateChannelGroupId : realm.canCreatePublicChannelGroupId;
+  if (!(await isUserInGroup(tx, actor, groupId))) throw new PermissionDeniedError('Insufficient permission');
+  if (isDefault && !isAdmin(actor)) throw new PermissionDeniedError('Insufficient permission');
+  if (isDefault && options.inviteOnly) throw new BadRequestError('A default channel cannot be private.');
+  if (options.isWebPublic) {
+    const enabled = ctx.config.webPublicStreamsEnabled && realm.enableSpectatorAccess;
+    if (!enabled || !(await isUserInGroup(tx, actor, realm.canCreateWebPublicChannelGroupId))) throw new PermissionDeniedError('Insufficient permission');
+  }
+  if (options.retentionGiven && !isOwner(actor)) throw new OrganizationOwnerRequiredError();
+  if (options.topicsPolicy !== 'inherit' && !(await isUserInGroup(tx, actor, realm.canSetTopicsPolicyGroupId))) {
+    throw new PermissionDeniedError('Insufficient permission');
+  }
+  const setsDeletePolicy = options.groupSettings.some(([arg]) => arg === 'canDeleteAnyMessageGroup' || arg === 'canDeleteOwnMessageGroup');
+  if (setsDeletePolicy && !(await isUserInGroup(tx, actor, realm.canSetDeleteMessagePolicyGroupId))) {
+    throw new PermissionDeniedError('Insufficient permission');
+  }
+}
+
 async function createChannel(
-  tx: Prisma.TransactionClient, ctx: Context, actor: User, name: string, description: string, input: SubscribeInput,
+  tx: Prisma.TransactionClient, ctx: Context, actor: User, name: string, description: string, options: CreationOptions, isDefault: boolean,
 ): Promise<Channel> {
   const realm = ctx.realm;
-  const inviteOnly = input.inviteOnly ?? false;
-  const groupId = inviteOnly ? realm.canCreatePrivateChannelGroupId : realm.canCreatePublicChannelGroupId;
-  if (!(await isUserInGroup(tx, actor, groupId))) throw new PermissionDeniedError('Insufficient permission');
   if (codePointLength(description) > MAX_CHANNEL_DESCRIPTION_LENGTH) {
     throw new BadRequestError(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
+  }
+  const permissions: Record<string, number | undefined> = await defaultChannelPermissions(tx, realm.id, actor.id);
+  for (const [arg, value] of options.groupSettings) {
+    const [wireName, column] = CHANNEL_GROUP_SETTINGS[arg];
+    permissions[column] = await resolveGroupSetting(tx, realm.id, 'stream', wireName, value);
   }
   const channel = await tx.channel.create({
     data: {
       realmId: realm.id,
       name,
       description,
-      renderedDescription: description ? `<p>${escapeHtml(description)}</p>` : '',
+      renderedDescription: description ? (await renderForRealm(tx, realm.id, description)).html : '',
       creatorId: actor.id,
-      inviteOnly,
-      historyPublicToSubscribers: inviteOnly ? (input.historyPublicToSubscribers ?? false) : true,
-      ...(await defaultChannelPermissions(tx, realm.id, actor.id)),
+      inviteOnly: options.inviteOnly,
+      isWebPublic: options.isWebPublic,
+      historyPublicToSubscribers: options.historyPublicToSubscribers,
+      messageRetentionDays: options.messageRetentionDays,
+      topicsPolicy: options.topicsPolicy,
+      ...permissions,
     },
   });
-  if (input.isDefaultStream) {
-    if (!isAdmin(actor)) throw new PermissionDeniedError('Must be an organization administrator');
-    await tx.defaultChannel.create({ data: { realmId: realm.id, channelId: channel.id } });
-  }
+  if (isDefault) await tx.defaultChannel.create({ data: { realmId: realm.id, channelId: channel.id } });
   return channel;
 }
 
-/** May `actor` put `target` into `channel`? */
+/**
+ * May `actor` put `target` into an existing `channel`? Oneself: any public channel (not as a guest),
+ * or a private one through can_subscribe_group / can_add_subscribers_group. Others: the channel's
+ * can_add_subscribers_group; for a public channel also administrators and channel administrators;
+ * otherwise access (for a private channel: being subscribed) plus the organization's
+ * can_add_subscribers_group.
+ */
 async function canSubscribe(tx: Prisma.TransactionClient, ctx: Context, actor: User, target: User, channel: Channel): Promise<boolean> {
-  if (channel.isArchived) return false;
+  if (channel.isArchived || channel.realmId !== actor.realmId) return false;
   if (actor.id === target.id) {
-    if (!channel.inviteOnly && !isGuest(actor)) return true;
     if (await isSubscribed(tx, actor.id, channel.id)) return true;
+    if (!channel.inviteOnly && !isGuest(actor)) return true;
     return (await isUserInGroup(tx, actor, channel.canSubscribeGroupId))
       || (await isUserInGroup(tx, actor, channel.canAddSubscribersGroupId));
   }
-  // Adding someone else: the channel's own group, or for public channels the realm's setting too.
   if (await isUserInGroup(tx, actor, channel.canAddSubscribersGroupId)) return true;
-  if (!(await hasContentAccess(tx, actor, channel))) return isAdmin(actor) && !channel.inviteOnly;
-  if (channel.inviteOnly && !(await isSubscribed(tx, actor.id, channel.id)) && !isAdmin(actor)) return false;
-  return isAdmin(actor) || (await isUserInGroup(tx, actor, ctx.realm.canAddSubscribersGroupId));
+  if (!channel.inviteOnly && (isAdmin(actor) || (await isUserInGroup(tx, actor, channel.canAdministerChannelGroupId)))) return true;
+  // Without the channel's own group, a private channel's subscribers are added only by its subscribers.
+  const access = channel.inviteOnly ? await isSubscribed(tx, actor.id, channel.id) : await hasContentAccess(tx, actor, channel);
+  if (!access) return false;
+  return isUserInGroup(tx, actor, ctx.realm.canAddSubscribersGroupId);
 }
 
-export async function subscribe(ctx: Context, actor: User, input: SubscribeInput): Promise<{ result: SubscribeResultShape; created: Channel[]; added: { userId: number; channelId: number }[] }> {
+export async function subscribe(ctx: Context, actor: User, input: SubscribeInput): Promise<SubscribeOutcome> {
   if (!input.subscriptions.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
+  return ctx.db.$transaction((tx) => subscribeInTransaction(tx, ctx, actor, input));
+}
+
+/** The subscribe work inside a caller's transaction (PATCH /users/me/subscriptions adds and removes in one). */
+export async function subscribeInTransaction(tx: Prisma.TransactionClient, ctx: Context, actor: User, input: SubscribeInput): Promise<SubscribeOutcome> {
   const fatal = input.authorizationErrorsFatal ?? true;
-  return ctx.db.$transaction(async (tx) => {
-    const targets = input.principals?.length ? await resolvePrincipals(tx, ctx.realm.id, input.principals) : [actor];
-    const result: SubscribeResultShape = { subscribed: {}, alreadySubscribed: {}, unauthorized: [] };
-    const created: Channel[] = [];
-    const added: { userId: number; channelId: number }[] = [];
-    for (const spec of input.subscriptions) {
-      const name = validateChannelName(spec.name);
-      let channel = await findChannelByName(tx, ctx.realm.id, name);
-      if (!channel) {
-        channel = await createChannel(tx, ctx, actor, name, spec.description ?? '', input);
-        created.push(channel);
-      }
-      for (const target of targets) {
-        const isNew = created.includes(channel);
-        if (!isNew && !(await canSubscribe(tx, ctx, actor, target, channel))) {
-          if (fatal) throw new BadRequestError(`Unable to access channel (${channel.name}).`);
-          if (!result.unauthorized.includes(channel.name)) result.unauthorized.push(channel.name);
-          continue;
-        }
-        const existing = await tx.subscription.findUnique({ where: { userId_channelId: { userId: target.id, channelId: channel.id } } });
-        const key = String(target.id);
-        if (existing?.active) {
-          (result.alreadySubscribed[key] ??= []).push(channel.name);
-          continue;
-        }
-        if (existing) {
-          await tx.subscription.update({ where: { id: existing.id }, data: { active: true } });
-        } else {
-          const count = await tx.subscription.count({ where: { userId: target.id } });
-          await tx.subscription.create({ data: { userId: target.id, channelId: channel.id, color: pickColor(count) } });
-        }
-        (result.subscribed[key] ??= []).push(channel.name);
-        added.push({ userId: target.id, channelId: channel.id });
-      }
+  const options = creationOptions(input);
+  const isDefault = input.isDefaultStream ?? false;
+  const targets = input.principals?.length ? await resolvePrincipals(tx, ctx.realm.id, input.principals) : [actor];
+  const result: SubscribeResultShape = { subscribed: {}, alreadySubscribed: {}, unauthorized: [] };
+  const created: Channel[] = [];
+  const added: { userId: number; channelId: number }[] = [];
+  // Names first, so a bad name anywhere in the list fails the request before any check.
+  const specs = input.subscriptions.map((spec) => ({ name: validateChannelName(spec.name), description: spec.description ?? '' }));
+  const channels: { channel: Channel; isNew: boolean }[] = [];
+  for (const spec of specs) {
+    if (channels.some((c) => c.channel.name.toLowerCase() === spec.name.toLowerCase())) continue;
+    const existing = await findChannelByName(tx, ctx.realm.id, spec.name);
+    if (existing) {
+      channels.push({ channel: existing, isNew: false });
+      continue;
     }
-    return { result, created, added };
-  });
+    if (!created.length) await checkCreationAllowed(tx, ctx, actor, options, isDefault);
+    const channel = await createChannel(tx, ctx, actor, spec.name, spec.description, options, isDefault);
+    created.push(channel);
+    channels.push({ channel, isNew: true });
+  }
+  for (const { channel, isNew } of channels) {
+    let authorized = isNew;
+    if (!authorized) {
+      authorized = true;
+      for (const target of targets) if (!(await canSubscribe(tx, ctx, actor, target, channel))) authorized = false;
+    }
+    if (!authorized) {
+      if (fatal) throw new BadRequestError(`Unable to access channel (${channel.name}).`);
+      result.unauthorized.push(channel.name);
+      continue;
+    }
+    for (const target of targets) {
+      const existing = await tx.subscription.findUnique({ where: { userId_channelId: { userId: target.id, channelId: channel.id } } });
+      const key = String(target.id);
+      if (existing?.active) {
+        (result.alreadySubscribed[key] ??= []).push(channel.name);
+        continue;
+      }
+      if (existing) {
+        await tx.subscription.update({ where: { id: existing.id }, data: { active: true } });
+      } else {
+        const count = await tx.subscription.count({ where: { userId: target.id } });
+        await tx.subscription.create({ data: { userId: target.id, channelId: channel.id, color: pickColor(count) } });
+      }
+      (result.subscribed[key] ??= []).push(channel.name);
+      added.push({ userId: target.id, channelId: channel.id });
+    }
+  }
+  return { result, created, added };
 }

@@ -1,15 +1,8 @@
 // Channels and subscriptions.
 import type { Route } from '../route.ts';
 import { snakeKeys } from '../route.ts';
-import { InvalidArgumentError } from '../../resolvers/errors.ts';
 
 export const CHANNEL_FIELDS = `streamId name description renderedDescription dateCreated creatorId inviteOnly isWebPublic historyPublicToSubscribers messageRetentionDays firstMessageId folderId topicsPolicy isArchived isRecentlyActive isAnnouncementOnly streamPostPolicy streamWeeklyTraffic canAddSubscribersGroup canRemoveSubscribersGroup canAdministerChannelGroup canDeleteAnyMessageGroup canDeleteOwnMessageGroup canMoveMessagesOutOfChannelGroup canMoveMessagesWithinChannelGroup canResolveTopicsGroup canSendMessageGroup canSubscribeGroup`;
-
-/** A subscription as Zulip lists it: the channel's fields and the user's settings side by side. */
-function zulipSubscription(sub: Record<string, any>, includeSubscribers: boolean): Record<string, unknown> {
-  const { channel, subscribers, ...settings } = sub;
-  return { ...snakeKeys(channel), ...snakeKeys(settings), ...(includeSubscribers ? { subscribers } : {}) };
-}
 
 export const channelRoutes: Route[] = [
   {
@@ -47,53 +40,4 @@ export const channelRoutes: Route[] = [
     document: `query($stream: String!) { channelIdByName(name: $stream) }`,
     shape: (d) => ({ stream_id: d.channelIdByName }),
   },
-  {
-    method: 'GET', path: '/users/me/subscriptions',
-    params: { include_subscribers: { type: 'string', default: 'false' } },
-    document: `query($withSubscribers: Boolean!) { subscriptions { channel { ${CHANNEL_FIELDS} } color isMuted inHomeView pinToTop desktopNotifications audibleNotifications pushNotifications emailNotifications wildcardMentionsNotify subscribers @include(if: $withSubscribers) } }`,
-    variables: (p) => ({ withSubscribers: p.include_subscribers === 'true' || p.include_subscribers === 'partial' }),
-    shape: (d, p) => ({
-      subscriptions: d.subscriptions.map((s: Record<string, any>) => zulipSubscription(s, p.include_subscribers !== 'false')),
-    }),
-  },
-  {
-    method: 'POST', path: '/users/me/subscriptions',
-    params: {
-      subscriptions: { type: 'json', required: true },
-      principals: { type: 'intOrStringList' },
-      authorization_errors_fatal: { type: 'bool', default: true },
-      invite_only: { type: 'bool', default: false },
-      history_public_to_subscribers: { type: 'bool' },
-      is_default_stream: { type: 'bool', default: false },
-    },
-    document: `mutation($subscriptions: [SubscriptionSpec!]!, $principals: JSON, $authorizationErrorsFatal: Boolean, $inviteOnly: Boolean, $historyPublicToSubscribers: Boolean, $isDefaultStream: Boolean) {
-      subscribe(subscriptions: $subscriptions, principals: $principals, authorizationErrorsFatal: $authorizationErrorsFatal, inviteOnly: $inviteOnly, historyPublicToSubscribers: $historyPublicToSubscribers, isDefaultStream: $isDefaultStream) { subscribed alreadySubscribed unauthorized } }`,
-    variables: (p) => ({
-      subscriptions: subscriptionSpecs(p.subscriptions),
-      principals: p.principals ?? null,
-      authorizationErrorsFatal: p.authorization_errors_fatal,
-      inviteOnly: p.invite_only,
-      historyPublicToSubscribers: p.history_public_to_subscribers ?? null,
-      isDefaultStream: p.is_default_stream,
-    }),
-    shape: (d, p) => ({
-      subscribed: d.subscribe.subscribed,
-      already_subscribed: d.subscribe.alreadySubscribed,
-      ...(p.authorization_errors_fatal === false ? { unauthorized: d.subscribe.unauthorized } : {}),
-    }),
-  },
 ];
-
-/** `subscriptions` items: `{name, description?}` objects (older clients may send bare names). */
-function subscriptionSpecs(raw: unknown): { name: string; description: string | null }[] {
-  if (!Array.isArray(raw)) throw new InvalidArgumentError('subscriptions', 'subscriptions is not a list');
-  return raw.map((item, i) => {
-    if (typeof item === 'string') return { name: item, description: null };
-    if (item && typeof item === 'object' && typeof (item as any).name === 'string') {
-      const description = (item as any).description;
-      if (description != null && typeof description !== 'string') throw new InvalidArgumentError('subscriptions', `subscriptions[${i}]["description"] is not a string`);
-      return { name: (item as any).name, description: description ?? null };
-    }
-    throw new InvalidArgumentError('subscriptions', `subscriptions[${i}] is not a dict`);
-  });
-}

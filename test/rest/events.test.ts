@@ -305,7 +305,8 @@ describe('Events of channel and user actions', () => {
     expect(aliceEvents.map((e) => `${e.type}:${e.op}`)).toEqual(['stream:create', 'subscription:add']);
     expect(aliceEvents[1]!.subscriptions[0]).toMatchObject({ name: 'launch', subscribers: [alice.userId], color: expect.any(String) });
     const carolEvents = await poll(t.client(carol), qCarol.queue_id);
-    expect(carolEvents.map((e) => `${e.type}:${e.op}`)).toEqual(['stream:create']);
+    // As in Zulip, everyone who may see a public channel's subscribers hears of its first one.
+    expect(carolEvents.map((e) => `${e.type}:${e.op}`)).toEqual(['stream:create', 'subscription:peer_add']);
 
     await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'launch' }], principals: [carol.userId] });
     const peer = await poll(t.client(alice), qAlice.queue_id, aliceEvents.at(-1)!.id);

@@ -86,6 +86,9 @@ function loadSpec(): Spec {
   const doc = parseYaml(readFileSync(file, 'utf8')) as Node;
   normalize(doc);
   addNewerEventSchemas(doc);
+  // The spec's fourth topics policy (empty_topic_only) is newer than the yaml's enum.
+  const topicsPolicy = ((doc.components as Node)?.schemas as Node)?.TopicsPolicy as Node | undefined;
+  if (Array.isArray(topicsPolicy?.enum) && !topicsPolicy.enum.includes('empty_topic_only')) topicsPolicy.enum.push('empty_topic_only');
 
   // strict: false tolerates OpenAPI's extra keywords (example, deprecated, x-*, ...);
   // ajv implements OpenAPI 3.0's `nullable` natively (it requires a sibling `type`).

@@ -111,7 +111,7 @@ async function subscriptionState(s: InitialState, state: Json): Promise<void> {
 
   if (s.options.includeSubscribers !== 'false') {
     const all = [...subscribed, ...unsubscribed, ...never];
-    const lists = await subscriberLists(s, all.map((e) => e.channel).filter((c) => access.seesSubscribers(c)));
+    const lists = await subscriberLists(s.db, all.map((e) => e.channel).filter((c) => access.seesSubscribers(c)), s.options.includeSubscribers === 'partial');
     for (const { channel, json } of all) {
       const partial = lists.partial.get(channel.id);
       if (partial) json.partial_subscribers = partial;
@@ -144,14 +144,14 @@ async function subscriptionState(s: InitialState, state: Json): Promise<void> {
  * channels of PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE or more subscribers list only bots and users
  * active in the last PARTIAL_SUBSCRIBERS_ACTIVE_DAYS days, as `partial_subscribers`.
  */
-async function subscriberLists(s: InitialState, channels: Channel[]) {
+export async function subscriberLists(db: InitialState['db'], channels: Pick<Channel, 'id'>[], partialMode: boolean) {
   const full = new Map<number, number[]>();
   const partial = new Map<number, number[]>();
   if (!channels.length) return { full, partial };
   const ids = channels.map((c) => c.id);
   let partialIds: number[] = [];
-  if (s.options.includeSubscribers === 'partial') {
-    const counts = await s.db.subscription.groupBy({
+  if (partialMode) {
+    const counts = await db.subscription.groupBy({
       by: ['channelId'],
       where: { channelId: { in: ids }, active: true, isUserActive: true },
       _count: { _all: true },
@@ -163,14 +163,14 @@ async function subscriberLists(s: InitialState, channels: Channel[]) {
   const since = new Date(Date.now() - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * DAY_MS);
   const [fullRows, partialRows] = await Promise.all([
     fullIds.length
-      ? s.db.subscription.findMany({
+      ? db.subscription.findMany({
           where: { channelId: { in: fullIds }, active: true, isUserActive: true },
           select: { channelId: true, userId: true },
           orderBy: [{ channelId: 'asc' }, { userId: 'asc' }],
         })
       : Promise.resolve([]),
     partialIds.length
-      ? s.db.subscription.findMany({
+      ? db.subscription.findMany({
           where: {
             channelId: { in: partialIds }, active: true, isUserActive: true,
             user: { OR: [{ isBot: true }, { lastActivity: { gte: since } }] },

@@ -1,0 +1,86 @@
+// GraphQL fields for managing subscriptions: unsubscribe, personal subscription settings and
+// subscriber lists (the subscribe mutation itself is in fields.ts).
+import { builder } from '../../schema/builder.ts';
+import { requireUser } from '../../schema/context.ts';
+import { UnsubscribeResult, UpdateSubscriptionsResult } from '../../schema/subscriptions.ts';
+import { SubscriptionSpec } from './fields.ts';
+import { subscribeInTransaction } from './subscribe.ts';
+import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe-events.ts';
+import { BadRequestError } from '../errors.ts';
+import { publishUnsubscribeEvents, unsubscribe, unsubscribeInTransaction, type RemovedPairs } from './unsubscribe.ts';
+import { updateSubscriptionProperties, type PropertyChange } from './properties.ts';
+import { channelSubscribers, userIsSubscribed } from './members.ts';
+
+function principalList(raw: unknown): (number | string)[] | null {
+  if (raw == null) return null;
+  if (!Array.isArray(raw) || !raw.every((p) => typeof p === 'number' || typeof p === 'string')) throw new BadRequestError('Invalid principals');
+  return raw as (number | string)[];
+}
+
+builder.queryFields((t) => ({
+  channelSubscribers: t.intList({
+    description: 'User IDs of a channel\'s subscribers, if the viewer may see them (Zulip\'s GET /streams/{stream_id}/members).',
+    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
+    resolve: (_root, args, ctx) => channelSubscribers(ctx, requireUser(ctx), args.channelId),
+  }),
+  isSubscribed: t.boolean({
+    description: 'Whether a user is subscribed to a channel (Zulip\'s GET /users/{user_id}/subscriptions/{stream_id}).',
+    args: {
+      userId: t.arg.int({ description: 'The user; default the viewer.' }),
+      channelId: t.arg.int({ required: true, description: 'The channel.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      const viewer = requireUser(ctx);
+      return userIsSubscribed(ctx, viewer, args.userId ?? viewer.id, args.channelId);
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  unsubscribe: t.field({
+    type: UnsubscribeResult,
+    description: 'Removes users (default: the viewer) from channels, by name.',
+    args: {
+      subscriptions: t.arg.stringList({ required: true, description: 'Names of the channels.' }),
+      principals: t.arg({ type: 'JSON', description: 'User IDs or API emails; default the viewer.' }),
+    },
+    resolve: (_root, args, ctx) => unsubscribe(ctx, requireUser(ctx), args.subscriptions, principalList(args.principals)),
+  }),
+  updateSubscriptions: t.field({
+    type: UpdateSubscriptionsResult,
+    description: 'Subscribes the viewer to some channels and unsubscribes them from others in one transaction (Zulip\'s older PATCH /users/me/subscriptions).',
+    args: {
+      add: t.arg({ type: [SubscriptionSpec], required: true, description: 'Channels to join, created when missing.' }),
+      delete: t.arg.stringList({ required: true, description: 'Names of channels to leave.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const actor = requireUser(ctx);
+      if (!args.add.length && !args.delete.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
+      const removedPairs: RemovedPairs = [];
+      const { added, removed } = await ctx.db.$transaction(async (tx) => ({
+        added: await subscribeInTransaction(tx, ctx, actor, { subscriptions: args.add }),
+        removed: args.delete.length ? await unsubscribeInTransaction(tx, ctx, actor, args.delete, null, removedPairs) : { removed: [], notRemoved: [] },
+      }));
+      await publishSubscribeEvents(ctx, added.created, added.added);
+      await sendNewSubscriptionMessages(ctx, actor, added.created, added.added, false);
+      await publishUnsubscribeEvents(ctx, removedPairs);
+      return { ...added.result, ...removed };
+    },
+  }),
+  updateSubscriptionProperties: t.boolean({
+    description: 'Changes the viewer\'s personal settings for subscribed channels: a list of `{stream_id, property, value}`.',
+    args: { subscriptionData: t.arg({ type: 'JSON', required: true, description: 'Changes: `{stream_id, property, value}` objects.' }) },
+    resolve: async (_root, args, ctx) => {
+      const raw = args.subscriptionData;
+      if (!Array.isArray(raw)) throw new BadRequestError('subscription_data is not a list');
+      const changes: PropertyChange[] = raw.map((item, i) => {
+        if (!item || typeof item !== 'object' || Array.isArray(item)) throw new BadRequestError(`subscription_data[${i}] is not a dict`);
+        const o = item as Record<string, unknown>;
+        for (const key of ['stream_id', 'property', 'value']) if (!(key in o)) throw new BadRequestError(`subscription_data[${i}] is missing ${key}`);
+        return { streamId: o.stream_id, property: o.property, value: o.value };
+      });
+      await updateSubscriptionProperties(ctx, requireUser(ctx), changes);
+      return true;
+    },
+  }),
+}));
