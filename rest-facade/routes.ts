@@ -7,6 +7,7 @@ import { userRoutes } from './routes/users.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { eventRoutes } from './routes/events.ts';
+import { groupRoutes } from './routes/groups.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -14,4 +15,5 @@ export const routes: Route[] = [
   ...channelRoutes,
   ...messageRoutes,
   ...eventRoutes,
+  ...groupRoutes,
 ];

@@ -7,6 +7,7 @@ import './channels.ts';
 import './messages.ts';
 import './events.ts';
 import './live.ts';
+import './groups.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
@@ -15,5 +16,6 @@ import '../resolvers/messages/fields.ts';
 import '../resolvers/events/fields.ts';
 import '../resolvers/events/live-fields.ts';
 import '../resolvers/typing/fields.ts';
+import '../resolvers/groups/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
