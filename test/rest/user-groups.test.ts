@@ -641,6 +641,21 @@ describe('POST /user_groups/{id}/deactivate', () => {
   });
 });
 
+describe('can_mention_group', () => {
+  it('decides who may mention a group loudly; silent mentions are always fine', async () => {
+    const id = await createGroup(alice, { name: 'oncall', members: [carol.userId], can_mention_group: sys['role:moderators'] });
+    await makeChannel(t.client(alice), 'pager', { principals: [alice.userId, bob.userId, moderator.userId, carol.userId] });
+    const send = (who: Credentials, content: string) => t.client(who).post('/messages', { type: 'stream', to: 'pager', topic: 'incidents', content });
+    const before = await db().message.count();
+    expectError(await send(bob, 'help @*oncall*'), "You are not allowed to mention user group 'oncall'.");
+    expect(await db().message.count()).toBe(before);
+    expect((await send(bob, 'thanks @_*oncall*')).status).toBe(200);
+    expect((await send(moderator, 'paging @*oncall*')).status).toBe(200);
+    await t.client(alice).patch(`/user_groups/${id}`, { can_mention_group: { new: sys['role:everyone'] } });
+    expect((await send(bob, 'help @*oncall*')).status).toBe(200);
+  });
+});
+
 describe('user_group events', () => {
   it('reach every active user in Zulip\'s shapes, deactivation as `remove` and reactivation as `add` for clients without include_deactivated_groups', async () => {
     const modern = await register(t.client(bob), { include_deactivated_groups: true });
