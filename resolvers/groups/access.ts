@@ -33,6 +33,12 @@ export function checkGroupName(name: string): string {
   return name;
 }
 
+/** A concurrent request took the name between our check and our write (the unique index caught it). */
+export function nameTakenRace(error: unknown, name: string): never {
+  if ((error as { code?: string }).code === 'P2002') throw new BadRequestError(`User group '${name}' already exists.`);
+  throw error;
+}
+
 export async function ensureNameFree(tx: Tx, realmId: number, name: string): Promise<void> {
   if (await tx.userGroup.findFirst({ where: { realmId, name }, select: { id: true } })) {
     throw new BadRequestError(`User group '${name}' already exists.`);

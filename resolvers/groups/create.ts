@@ -4,7 +4,7 @@ import type { Context } from '../../schema/context.ts';
 import { PermissionDeniedError } from '../errors.ts';
 import { SUPPORTED_PERMISSION_SETTINGS } from '../events/initial-state/constants.ts';
 import {
-  GROUP_PERMISSION_SETTINGS, activeUsersByIds, canCreateGroups, checkGroupName, ensureNameFree, settingColumn,
+  GROUP_PERMISSION_SETTINGS, activeUsersByIds, nameTakenRace, canCreateGroups, checkGroupName, ensureNameFree, settingColumn,
 } from './access.ts';
 import { groupRecord, publishGroupEvents } from './events.ts';
 import { createAnonymousGroup } from './membership.ts';
@@ -55,7 +55,7 @@ export async function createUserGroup(ctx: Context, actor: User, input: CreateGr
       await tx.userGroupSubgroup.createMany({ data: subgroups.map((subgroupId) => ({ supergroupId: group.id, subgroupId })) });
     }
     return group.id;
-  });
+  }).catch((error: unknown) => nameTakenRace(error, input.name));
   await publishGroupEvents(ctx, [{ op: 'add', group: await groupRecord(ctx, groupId) }]);
   return groupId;
 }

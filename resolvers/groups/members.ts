@@ -8,7 +8,7 @@ import { BadRequestError } from '../errors.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import { accessGroupForUpdate, activeUsersByIds, refuseGuests } from './access.ts';
 import { publishGroupEvents } from './events.ts';
-import { accessSubgroups, refuseCycles } from './subgroups.ts';
+import { accessSubgroups, lockForSubgroupChange, refuseCycles } from './subgroups.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -37,7 +37,7 @@ async function addMembers(tx: Tx, ctx: Context, actor: User, groupId: number, us
   const existing = new Set((await tx.userGroupMember.findMany({ where: { groupId, userId: { in: users } }, select: { userId: true } })).map((m) => m.userId));
   const already = users.find((id) => existing.has(id));
   if (already !== undefined) throw new BadRequestError(`User ${already} is already a member of this group`);
-  await tx.userGroupMember.createMany({ data: users.map((userId) => ({ groupId, userId })) });
+  await tx.userGroupMember.createMany({ data: users.map((userId) => ({ groupId, userId })), skipDuplicates: true });
   out.groupName = group.name!;
   out.added.push(...users);
   out.events.push({ op: 'add_members', group_id: groupId, user_ids: users });
@@ -60,11 +60,12 @@ async function removeMembers(tx: Tx, ctx: Context, actor: User, groupId: number,
 async function addSubgroups(tx: Tx, ctx: Context, actor: User, groupId: number, subgroupIds: number[], out: Outcome) {
   const subgroups = await accessSubgroups(tx, ctx.realm.id, subgroupIds);
   await accessGroupForUpdate(tx, ctx.realm, actor, groupId, 'can_add_members_group', { allowDeactivated: true });
+  await lockForSubgroupChange(tx, groupId, subgroups);
   const existing = new Set((await tx.userGroupSubgroup.findMany({ where: { supergroupId: groupId }, select: { subgroupId: true } })).map((s) => s.subgroupId));
   const already = subgroups.find((id) => existing.has(id));
   if (already !== undefined) throw new BadRequestError(`User group ${already} is already a subgroup of this group.`);
   await refuseCycles(tx, groupId, subgroups);
-  await tx.userGroupSubgroup.createMany({ data: subgroups.map((subgroupId) => ({ supergroupId: groupId, subgroupId })) });
+  await tx.userGroupSubgroup.createMany({ data: subgroups.map((subgroupId) => ({ supergroupId: groupId, subgroupId })), skipDuplicates: true });
   out.events.push({ op: 'add_subgroups', group_id: groupId, direct_subgroup_ids: subgroups });
 }
 

@@ -1,6 +1,6 @@
 // Subgroup edges: which groups may become subgroups, and the cycle check (Zulip's
 // lock_subgroups_with_respect_to_supergroup and add_subgroups_to_group_backend).
-import type { Prisma } from '../../prisma/generated/client/client.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
 import { isDbId } from '../text.ts';
 import { groupClosure } from './membership.ts';
@@ -34,4 +34,15 @@ export async function subgroupIdsOf(tx: Tx, groupId: number, directOnly: boolean
     return rows.map((r) => r.subgroupId);
   }
   return (await groupClosure(tx, groupId)).filter((id) => id !== groupId).sort((a, b) => a - b);
+}
+
+/**
+ * Locks the supergroup and every group under the given subgroups, in ID order, before subgroup
+ * edges change: two concurrent changes that could close a cycle between them always share a
+ * locked group, so the second one sees the first's edge (Zulip's lock_subgroups_with_respect_to_supergroup).
+ */
+export async function lockForSubgroupChange(tx: Tx, supergroupId: number, subgroupIds: number[]): Promise<void> {
+  const ids = new Set([supergroupId]);
+  for (const id of subgroupIds) for (const sub of await groupClosure(tx, id)) ids.add(sub);
+  await tx.$queryRaw`SELECT id FROM "UserGroup" WHERE id IN (${Prisma.join([...ids])}) ORDER BY id FOR UPDATE`;
 }

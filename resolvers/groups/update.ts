@@ -4,7 +4,7 @@ import type { User, UserGroup } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import {
-  GROUP_PERMISSION_SETTINGS, accessGroupForUpdate, checkGroupName, ensureNameFree, refuseGuests, settingColumn,
+  GROUP_PERMISSION_SETTINGS, accessGroupForUpdate, checkGroupName, ensureNameFree, nameTakenRace, refuseGuests, settingColumn,
 } from './access.ts';
 import { GROUP_RECORD_KEY, groupRecord, publishGroupEvents } from './events.ts';
 import {
@@ -86,7 +86,7 @@ export async function updateUserGroup(ctx: Context, actor: User, groupId: number
       }
     }
     if (Object.keys(data).length) await tx.userGroup.update({ where: { id: groupId }, data });
-  });
+  }).catch((error: unknown) => nameTakenRace(error, input.name ?? ''));
   if (reactivated) {
     const record = await groupRecord(ctx, groupId);
     for (const event of events) if ((event.data as Record<string, unknown>).deactivated === false) event[GROUP_RECORD_KEY] = record;

@@ -64,7 +64,7 @@ beforeAll(async () => {
   boss = await login(t, 'boss@other.example.com', 'boss password 123', OTHER);
   const groups = (await ok(t, GROUPS, {}, t.owner)).userGroups;
   sys = Object.fromEntries(groups.filter((g: any) => g.isSystemGroup).map((g: any) => [g.name, g.id]));
-});
+}, 180_000); // many users to set up; generous when the machine is busy
 afterAll(async () => { await t?.close(); });
 
 describe('createUserGroup and userGroups', () => {

@@ -83,7 +83,7 @@ beforeAll(async () => {
   stranger = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };
   const groups = (await owner.get('/user_groups')).body.user_groups;
   sys = Object.fromEntries(groups.filter((g: any) => g.is_system_group).map((g: any) => [g.name, g.id]));
-});
+}, 180_000); // many users to set up; generous when the machine is busy
 afterAll(async () => { await t?.close(); });
 
 describe('POST /user_groups/create', () => {
@@ -506,6 +506,25 @@ describe('POST /user_groups/{id}/members', () => {
     expectError(await t.client(alice).post(`/user_groups/${a}/members`, { add_subgroups: [anonymous] }), `Invalid user group ID: ${anonymous}`);
     expectError(await t.client(alice).post(`/user_groups/${a}/members`, { add_subgroups: [999999] }), 'Invalid user group ID: 999999');
     expect((await groupById(a)).direct_subgroup_ids).toEqual([]);
+  });
+
+  it('never lets two concurrent requests close a cycle', async () => {
+    const a = await createGroup(alice);
+    const b = await createGroup(alice);
+    const results = await Promise.all([
+      t.client(alice).post(`/user_groups/${a}/members`, { add_subgroups: [b] }),
+      t.client(alice).post(`/user_groups/${b}/members`, { add_subgroups: [a] }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(results.find((r) => r.status === 400)!.body.msg).toMatch(/is already a subgroup of one of the passed subgroups/);
+    const edges = [...(await groupById(a)).direct_subgroup_ids, ...(await groupById(b)).direct_subgroup_ids];
+    expect(edges).toHaveLength(1);
+  });
+
+  it('answers a concurrent duplicate name with Zulip\'s error, not a crash', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => t.client(alice).post('/user_groups/create', { name: 'raced', description: '', members: [] })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 200)) expectError(r, "User group 'raced' already exists.");
   });
 
   it('needs can_manage_group (not can_add_members_group) to remove subgroups', async () => {
