@@ -1,13 +1,14 @@
 // User groups through /graphql: the operations behind POST /user_groups/create, GET /user_groups and
 // friends, PATCH /user_groups/{id}, POST .../members, .../subgroups and .../deactivate, with the
 // same rules and error codes.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { createUser } from '../../resolvers/users/create.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
-import { fails, login, ok } from './helpers.ts';
+import { fails, ok } from './helpers.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -60,8 +61,11 @@ beforeAll(async () => {
   const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   const made = await createUser(db, realm.id, { email: 'gql-bot@example.com', fullName: 'GraphQL bot', isBot: true, botType: 1, botOwnerId: t.owner.userId });
   bot = { email: made.email, apiKey: made.apiKey, userId: made.id };
-  await createRealm(db, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
-  boss = await login(t, 'boss@other.example.com', 'boss password 123', OTHER);
+  const other = await createRealm(db, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
+  boss = { email: other.owner.email, apiKey: other.owner.apiKey, userId: other.owner.id };
+  // Direct database work can outlast the server's keep-alive timeout: a socket the server has
+  // closed meanwhile would reset the next request, so start afresh.
+  http.globalAgent.destroy();
   const groups = (await ok(t, GROUPS, {}, t.owner)).userGroups;
   sys = Object.fromEntries(groups.filter((g: any) => g.isSystemGroup).map((g: any) => [g.name, g.id]));
 }, 180_000); // many users to set up; generous when the machine is busy

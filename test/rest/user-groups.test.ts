@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
@@ -78,9 +79,11 @@ beforeAll(async () => {
   carol = await makeUser(t, { fullName: 'Carol Singer' });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
   bot = await makeBot('helper');
-  await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
-  const key = await t.client(undefined, OTHER_HOST).post('/fetch_api_key', { username: 'boss@other.example.com', password: 'boss password 123' });
-  stranger = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };
+  const other = await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
+  stranger = { email: other.owner.email, apiKey: other.owner.apiKey, userId: other.owner.id };
+  // Direct database work can outlast the server's keep-alive timeout: a socket the server has
+  // closed meanwhile would reset the next request, so start afresh.
+  http.globalAgent.destroy();
   const groups = (await owner.get('/user_groups')).body.user_groups;
   sys = Object.fromEntries(groups.filter((g: any) => g.is_system_group).map((g: any) => [g.name, g.id]));
 }, 180_000); // many users to set up; generous when the machine is busy
