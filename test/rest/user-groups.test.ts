@@ -673,6 +673,9 @@ describe('can_mention_group', () => {
     expect(await db().message.count()).toBe(before);
     expect((await send(bob, 'thanks @_*oncall*')).status).toBe(200);
     expect((await send(moderator, 'paging @*oncall*')).status).toBe(200);
+    const plain = await send(bob, 'no mention yet');
+    expectError(await t.client(bob).patch(`/messages/${plain.body.id}`, { content: 'now @*oncall*' }), "You are not allowed to mention user group 'oncall'.");
+    expect((await db().message.findUniqueOrThrow({ where: { id: plain.body.id } })).content).toBe('no mention yet');
     await t.client(alice).patch(`/user_groups/${id}`, { can_mention_group: { new: sys['role:everyone'] } });
     expect((await send(bob, 'help @*oncall*')).status).toBe(200);
   });
