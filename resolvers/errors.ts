@@ -177,3 +177,11 @@ export class OrganizationOwnerRequiredError extends ParleyError {
     super('Must be an organization owner');
   }
 }
+
+/** A user group still used as a subgroup or in a permission setting (Zulip's CannotDeactivateGroupInUseError). */
+export class CannotDeactivateGroupInUseError extends ParleyError {
+  override readonly code = 'CANNOT_DEACTIVATE_GROUP_IN_USE';
+  constructor(objections: Record<string, unknown>[]) {
+    super('Cannot deactivate user group in use.', { objections });
+  }
+}

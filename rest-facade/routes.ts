@@ -21,6 +21,7 @@ import { emojiRoutes } from './routes/emoji.ts';
 import { scheduledRoutes } from './routes/scheduled.ts';
 import { linkifierRoutes } from './routes/linkifiers.ts';
 import { domainRoutes } from './routes/domains.ts';
+import { groupRoutes } from './routes/groups.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -42,4 +43,5 @@ export const routes: Route[] = [
   ...scheduledRoutes,
   ...linkifierRoutes,
   ...domainRoutes,
+  ...groupRoutes,
 ];

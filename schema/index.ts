@@ -20,6 +20,7 @@ import './scheduled.ts';
 import './linkifiers.ts';
 import './domains.ts';
 import './profile-fields.ts';
+import './groups.ts';
 import '../resolvers/realm/fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
@@ -43,5 +44,6 @@ import '../resolvers/scheduled/fields.ts';
 import '../resolvers/reports/fields.ts';
 import '../resolvers/linkifiers/fields.ts';
 import '../resolvers/domains/fields.ts';
+import '../resolvers/groups/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

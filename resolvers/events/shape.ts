@@ -108,6 +108,15 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       return [{ ...event, muted_topics: (event.muted_topics as [string, string, number][]).map(([c, topic, ts]) => [c, emptyTopic(topic, shape), ts]) }];
     case 'user_topic':
       return [{ ...event, topic_name: emptyTopic(event.topic_name, shape) }];
+    case 'user_group': {
+      // Deactivation and reactivation carry the group's record for clients that do not list
+      // deactivated groups: to them the group is removed, then added back.
+      if (!('group_record' in event)) return [event];
+      const { group_record: record, ...rest } = event;
+      if (options.capabilities.include_deactivated_groups) return [rest];
+      const data = rest.data as { deactivated?: boolean };
+      return data.deactivated ? [{ type: 'user_group', op: 'remove', group_id: rest.group_id }] : [{ type: 'user_group', op: 'add', group: record }];
+    }
     case 'realm_linkifiers':
       return options.capabilities.linkifier_url_template ? [event] : [];
     case 'presence': {

@@ -11,6 +11,7 @@ import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { checkCanPost, normalizeContent } from './send.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
+import { checkGroupMentionsAllowed } from '../groups/mention.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 
 export interface EditInput {
@@ -71,6 +72,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
     }
     newContent = normalizeContent(input.content);
     rendered = await renderForRealm(ctx.db, realm.id, newContent);
+    await checkGroupMentionsAllowed(ctx.db, user, rendered.mentionedGroupIds, false);
   }
 
   // Topic and channel moves apply to channel messages only.

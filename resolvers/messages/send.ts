@@ -5,6 +5,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { channelWithSubscribers, hasContentAccess, isSubscribed } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
+import { checkGroupMentionsAllowed } from '../groups/mention.ts';
 import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
 import { codePointLength, truncateCodePoints, exactInsensitive, toUnixSeconds, isDbId } from '../text.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
@@ -172,6 +173,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
   const content = normalizeContent(input.content);
   const recipient = await resolveRecipient(ctx, sender, input, options.system ?? false);
   const rendered = await renderForRealm(ctx.db, ctx.realm.id, content);
+  await checkGroupMentionsAllowed(ctx.db, sender, rendered.mentionedGroupIds, options.system ?? false);
 
   // Who receives it: subscribers of the channel, or the conversation's participants.
   const recipientIds = recipient.kind === 'channel' ? recipient.subscriberIds : recipient.participants.map((p) => p.id);

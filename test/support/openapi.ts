@@ -379,6 +379,8 @@ const NEWER_THAN_YAML = new Set([
   'reverse_template',
   'alternative_url_templates',
   'url_options',
+  // Deactivating a group in use (CANNOT_DEACTIVATE_GROUP_IN_USE): zulip.yaml shows it only in an example.
+  'objections',
 ]);
 
 /**
