@@ -7,6 +7,10 @@ import { applyMigrations, type SqlRunner } from './migrate.ts';
 
 export type Db = PrismaClient;
 
+// Prisma's defaults (wait 2 s for a connection, 5 s per transaction) fail sound multi-row writes
+// when the machine is briefly saturated; a transaction holds its locks only as long as it runs.
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
 export interface Database {
   prisma: PrismaClient;
   kind: 'postgresql' | 'pglite';
@@ -46,7 +50,7 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
   // An idle connection dropped by the server (restart, failover, admin) is replaced on next use;
   // without a listener the pool's 'error' event would crash the process.
   pool.on('error', (error) => log(`database connection lost: ${error.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,
     kind: 'postgresql',
@@ -88,7 +92,7 @@ async function openPglite(dataDir: string, log: (line: string) => void): Promise
     query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any[],
   };
   await applyMigrations(runner, log);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,
     kind: 'pglite',

@@ -92,7 +92,7 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
       throw new BadRequestError('Invalid URL encoding');
     }
   });
-  const raw = collectRawParams(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body);
+  const raw = collectRawParams(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body, Boolean(ctx.is('application/json')));
   const { values, ignored } = decodeParams(route.params, raw, pathParams, uploadedFiles(ctx));
   const variables = route.variables ? route.variables(values) : defaultVariables(values);
   const result = await execute(entry.document, variables, facts);

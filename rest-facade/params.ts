@@ -198,9 +198,15 @@ export function decodeParams(
 }
 
 /** Merges query-string and body parameters; the body wins, as in Zulip. */
-export function collectRawParams(query: Record<string, unknown>, body: unknown): RawParams {
+export function collectRawParams(query: Record<string, unknown>, body: unknown, bodyIsJson = false): RawParams {
   const merged: RawParams = { ...query };
-  if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(merged, body as RawParams);
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    for (const [key, value] of Object.entries(body as RawParams)) {
+      // A list in a JSON body is the value itself, not a repeated form field: keep it whole by
+      // re-encoding it the way form clients send lists.
+      merged[key] = bodyIsJson && Array.isArray(value) ? JSON.stringify(value) : value;
+    }
+  }
   else if (body !== undefined && body !== null && typeof body !== 'object') {
     throw new BadRequestError('Malformed request body');
   }

@@ -173,7 +173,8 @@ async function createChannel(
  * can_add_subscribers_group.
  */
 async function canSubscribe(tx: Prisma.TransactionClient, ctx: Context, actor: User, target: User, channel: Channel): Promise<boolean> {
-  if (channel.isArchived || channel.realmId !== actor.realmId) return false;
+  // Archived channels take subscription changes like any other since feature level 362.
+  if (channel.realmId !== actor.realmId) return false;
   if (actor.id === target.id) {
     if (await isSubscribed(tx, actor.id, channel.id)) return true;
     if (!channel.inviteOnly && !isGuest(actor)) return true;

@@ -318,13 +318,16 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
     expect(byBot.body.subscribed).toEqual({ [bot.userId]: ['design'] });
   });
 
-  it('archived channels accept no new subscribers', async () => {
-    await makeChannel(c(alice), 'old-stuff');
-    await db().channel.update({ where: { id: (await channelId('old-stuff'))! }, data: { isArchived: true } });
+  it('archived channels take subscription changes under the usual rules (feature level 362)', async () => {
+    const oldId = await makeChannel(c(alice), 'old-stuff');
+    const secretId = await makeChannel(c(alice), 'old-secret', { invite_only: true });
+    for (const id of [oldId, secretId]) expect((await c(admin).delete(`/streams/${id}`)).status).toBe(200);
     const res = await c(bob).post(SUBS, { subscriptions: [{ name: 'old-stuff' }] });
-    expect(res.body.msg).toBe('Unable to access channel (old-stuff).');
-    const adminTry = await c(admin).post(SUBS, { subscriptions: [{ name: 'old-stuff' }], principals: [bob.userId], authorization_errors_fatal: false });
-    expect(adminTry.body.unauthorized).toEqual(['old-stuff']);
+    expect(res.body.subscribed).toEqual({ [bob.userId]: ['old-stuff'] });
+    const left = await c(bob).delete(SUBS, { subscriptions: ['old-stuff'] });
+    expect(left.body.removed).toEqual(['old-stuff']);
+    const outsider = await c(bob).post(SUBS, { subscriptions: [{ name: 'old-secret' }], authorization_errors_fatal: false });
+    expect(outsider.body.unauthorized).toEqual(['old-secret']);
   });
 
   it('sends subscription add to the new subscriber and peer_add to those who may see subscribers, never to outsiders of a private channel', async () => {

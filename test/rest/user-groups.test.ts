@@ -137,6 +137,12 @@ describe('POST /user_groups/create', () => {
     expect(await groupById(res.body.group_id)).toMatchObject({ members: [bob.userId], can_manage_group: sys['role:moderators'] });
   });
 
+  it('accepts real JSON lists inside a JSON body', async () => {
+    const res = await t.client(alice).post('/user_groups/create', { name: 'json list', description: '', members: [bob.userId, alice.userId] }, 'json');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await groupById(res.body.group_id)).members).toEqual([alice.userId, bob.userId].sort((a, b) => a - b));
+  });
+
   it.each([
     ['', "User group name can't be empty!"],
     ['   ', "User group name can't be empty!"],

@@ -88,7 +88,9 @@ export class ApiClient {
 
 export function rawRequest(method: string, url: string, headers: Record<string, string>, body?: Buffer | string): Promise<ApiResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
+    // No connection reuse: a kept-alive socket the server has just closed fails the next request
+    // with ECONNRESET, which a busy machine makes likely.
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
