@@ -43,15 +43,8 @@ export async function reactivateUser(ctx: Context, actor: User, userId: number):
     return setSubscriptionsActive(tx, [target.id], true);
   });
   await publishActivity(ctx, target, true, channelIds);
-  // Group memberships were kept; members hear that the user is back in each named group.
-  const groups = await ctx.db.userGroupMember.findMany({
-    where: { userId: target.id, group: { realmId: ctx.realm.id, name: { not: null } } },
-    select: { groupId: true }, orderBy: { groupId: 'asc' },
-  });
-  const everyone = await activeUserIds(ctx.db, ctx.realm.id);
-  for (const { groupId } of groups) {
-    ctx.events.publish(ctx.realm.id, everyone, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [target.id] });
-  }
+  // Group memberships were kept; the realm hears that the user is back in each named group.
+  await publishGroupMembership(ctx, [target.id], 'add_members');
 }
 
 async function deactivate(ctx: Context, target: User, lastOwnerError: () => Error): Promise<void> {
@@ -70,6 +63,23 @@ async function deactivate(ctx: Context, target: User, lastOwnerError: () => Erro
   for (const u of users) {
     await publishActivity(ctx, u, false, channels.get(u.id) ?? []);
     await ctx.queues.deleteUserQueues(ctx.realm.id, u.id);
+  }
+  // Group lists never show deactivated users (feature level 303): the realm hears them leave each
+  // named group, and hears them come back on reactivation.
+  await publishGroupMembership(ctx, users.map((u) => u.id), 'remove_members');
+}
+
+async function publishGroupMembership(ctx: Context, userIds: number[], op: 'add_members' | 'remove_members'): Promise<void> {
+  const memberships = await ctx.db.userGroupMember.findMany({
+    where: { userId: { in: userIds }, group: { realmId: ctx.realm.id, name: { not: null } } },
+    select: { groupId: true, userId: true }, orderBy: [{ groupId: 'asc' }, { userId: 'asc' }],
+  });
+  if (!memberships.length) return;
+  const byGroup = new Map<number, number[]>();
+  for (const { groupId, userId } of memberships) byGroup.set(groupId, [...(byGroup.get(groupId) ?? []), userId]);
+  const everyone = await activeUserIds(ctx.db, ctx.realm.id);
+  for (const [groupId, members] of byGroup) {
+    ctx.events.publish(ctx.realm.id, everyone, { type: 'user_group', op, group_id: groupId, user_ids: members });
   }
 }
 

@@ -362,6 +362,17 @@ describe('DELETE /users/{user_id}', () => {
     }
   });
 
+  it('tells the realm the user left each named group they were in (feature level 303)', async () => {
+    const target = await makeUser(t, { fullName: 'Group Leaver' });
+    const queue = await register(t.client(member));
+    expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
+    const events = await poll(t.client(member), queue);
+    const removed = events.filter((e: any) => e.type === 'user_group' && e.op === 'remove_members');
+    expect(removed).toContainEqual(expect.objectContaining({ user_ids: [target.userId] }));
+    const state = await t.client(member).post('/register', { fetch_event_types: ['realm_user_groups'] });
+    expect(state.body.realm_user_groups.find((g: any) => g.name === 'role:members').members).not.toContain(target.userId);
+  });
+
   it('tells guests who saw the user only through a shared channel that they lost access', async () => {
     const target = await makeUser(t, { fullName: 'Seen By Guests' });
     const byChannel = await makeUser(t, { fullName: 'Channel Guest', role: 600 });
