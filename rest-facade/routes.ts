@@ -3,6 +3,7 @@
 // area under routes/; this list is their concatenation.
 import type { Route } from './route.ts';
 import { serverRoutes } from './routes/server.ts';
+import { realmRoutes } from './routes/realm.ts';
 import { userRoutes } from './routes/users.ts';
 import { userAdminRoutes } from './routes/users-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -25,6 +26,7 @@ import { groupRoutes } from './routes/groups.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
+  ...realmRoutes,
   ...userRoutes,
   ...userAdminRoutes,
   ...channelRoutes,

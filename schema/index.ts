@@ -22,6 +22,7 @@ import './domains.ts';
 import './profile-fields.ts';
 import './groups.ts';
 import '../resolvers/realm/fields.ts';
+import '../resolvers/realm/settings-fields.ts';
 import '../resolvers/auth/fields.ts';
 import '../resolvers/users/fields.ts';
 import '../resolvers/users/admin-fields.ts';

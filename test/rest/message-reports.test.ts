@@ -1,7 +1,6 @@
 // POST /messages/{message_id}/report: a notice from the notification bot in the moderation request
-// channel, in Zulip's format (zerver/lib/message_report.py). There is no endpoint to choose that
-// channel yet (PATCH /realm is another issue), so tests set realm.moderationRequestChannelId in the
-// database.
+// channel, in Zulip's format (zerver/lib/message_report.py). The channel is chosen by an
+// administrator with PATCH /realm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
@@ -34,8 +33,8 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 async function setModerationChannel(id: number | null) {
-  const realm = await db().user.findUniqueOrThrow({ where: { id: alice.userId }, select: { realmId: true } });
-  await db().realm.update({ where: { id: realm.realmId }, data: { moderationRequestChannelId: id } });
+  const res = await t.client(t.owner).patch('/realm', { moderation_request_channel_id: id ?? -1 });
+  if (res.status !== 200) throw new Error(`PATCH /realm: ${JSON.stringify(res.body)}`);
 }
 
 /** The newest notice in the moderation channel, as the moderator reads it (raw Markdown). */
