@@ -2,9 +2,8 @@
 // setting, and the events each change sends to exactly the users who may see the channel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendToChannel, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
-import { createRealm } from '../../resolvers/realm/create.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -25,9 +24,7 @@ beforeAll(async () => {
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
   bot = await makeUser(t, { fullName: 'Botty' });
   await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
-  await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example', ownerPassword: 'boss password' });
-  const key = await t.client(undefined, OTHER).post('/fetch_api_key', { username: 'boss@other.example', password: 'boss password' });
-  stranger = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };
+  stranger = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
 

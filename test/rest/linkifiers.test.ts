@@ -1,13 +1,11 @@
-import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeUser, sendToChannel, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
 // Server and client share this process: on a busy machine the server may close an idle kept-alive
 // socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
-http.globalAgent = new http.Agent({ keepAlive: false });
 
 let t: TestServer;
 let admin: MadeUser;
@@ -23,10 +21,7 @@ beforeAll(async () => {
   moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
   member = await makeUser(t, { fullName: 'Mel Member' });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  const { createRealm } = await import('../../resolvers/realm/create.ts');
-  await createRealm(t.server.database.prisma, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'boss@elsewhere.example.com', ownerPassword: 'pw-elsewhere-1' });
-  const key = await t.client(undefined, OTHER).post('/fetch_api_key', { username: 'boss@elsewhere.example.com', password: 'pw-elsewhere-1' });
-  outsider = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };
+  outsider = await makeOtherRealmOwner(t, 'elsewhere');
 });
 afterAll(async () => { await t?.close(); });
 

@@ -3,10 +3,9 @@
 // to the owner only, and the register response's `saved_snippets`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeUser, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
-import { createRealm } from '../../resolvers/realm/create.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -18,9 +17,7 @@ beforeAll(async () => {
   t = await startTestServer();
   alice = await makeUser(t, { fullName: 'Alice' });
   bob = await makeUser(t, { fullName: 'Bob' });
-  await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw12345678' });
-  const key = await t.client(undefined, OTHER).post('/fetch_api_key', { username: 'boss@other.example.com', password: 'pw12345678' });
-  boss = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };
+  boss = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
 

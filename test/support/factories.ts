@@ -46,3 +46,18 @@ export async function sendDirect(client: ApiClient, to: number[], content: strin
   if (res.status !== 200) throw new Error(`sendDirect: ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
+
+/**
+ * The owner of a second organization, served at `<subdomain>.localhost`: the outsider of
+ * cross-organization tests. Address it with `t.client(credentials, host)`.
+ */
+export async function makeOtherRealmOwner(t: TestServer, subdomain: string): Promise<MadeUser & { host: string }> {
+  const { createRealm } = await import('../../resolvers/realm/create.ts');
+  const email = `boss@${subdomain}.example.com`;
+  const password = `pw-${subdomain}-owner`;
+  await createRealm(t.server.database.prisma, { stringId: subdomain, name: `Org ${subdomain}`, ownerEmail: email, ownerFullName: 'Other Boss', ownerPassword: password });
+  const host = `${subdomain}.localhost`;
+  const key = await t.client(undefined, host).post('/fetch_api_key', { username: email, password });
+  if (key.status !== 200) throw new Error(`makeOtherRealmOwner: ${JSON.stringify(key.body)}`);
+  return { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id, fullName: 'Other Boss', host };
+}
