@@ -3,76 +3,32 @@
 // through either (no sticky sessions), and a graceful restart of one keeps the queue.
 // Needs TEST_DATABASE_URL and TEST_REDIS_URL; skipped otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { ApiClient, type Credentials } from '../support/client.ts';
 import { dropRedisKeys, uniqueRedisPrefix } from '../support/redis.ts';
+import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 const pgBase = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OWNER = { email: 'owner@example.com', password: 'multi-process-password' };
-
-interface ServerProcess {
-  name: string;
-  child: ChildProcess;
-  baseUrl: string;
-  output: string[];
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>;
-}
 
 let databaseUrl: string;
 let dropDatabase: () => Promise<void> = async () => {};
 const redisPrefix = uniqueRedisPrefix('multiprocess');
 const running = new Set<ServerProcess>();
 
-/** Starts `main.ts` on a free port; resolves once it is listening. */
+/** Starts a server process sharing this test's database and Redis. */
 async function startProcess(name: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: '0',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      PARLEY_REDIS_PREFIX: redisPrefix,
-      PARLEY_ADMIN_EMAIL: OWNER.email,
-      PARLEY_ADMIN_PASSWORD: OWNER.password,
-      PARLEY_HEARTBEAT_SECS: '2',
-    },
+  const started = await startServerProcess(name, {
+    DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PARLEY_REDIS_PREFIX: redisPrefix,
+    PARLEY_ADMIN_EMAIL: OWNER.email, PARLEY_ADMIN_PASSWORD: OWNER.password, PARLEY_HEARTBEAT_SECS: '2',
   });
-  const output: string[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output.join('')}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /listening on http:\/\/localhost:(\d+)/.exec(output.join(''));
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${output.join('')}`));
-    });
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const proc: ServerProcess = {
-    name,
-    child,
-    baseUrl: `http://127.0.0.1:${port}`,
-    output,
+    ...started,
     stop: async () => {
-      child.kill('SIGTERM');
-      const code = await exited;
+      const code = await started.stop();
       running.delete(proc);
       return code;
     },

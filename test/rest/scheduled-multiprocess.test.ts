@@ -3,68 +3,35 @@
 // message is sent exactly once (rows are claimed with SELECT … FOR UPDATE SKIP LOCKED).
 // Needs TEST_DATABASE_URL and TEST_REDIS_URL; skipped otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { ApiClient, type Credentials } from '../support/client.ts';
 import { dropRedisKeys, uniqueRedisPrefix } from '../support/redis.ts';
+import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { createScratchDatabase } from '../../prisma/scratch-database.ts';
 
 const pgBase = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OWNER = { email: 'owner@example.com', password: 'scheduled-multi-process' };
 const COUNT = 60;
 
 let databaseUrl: string;
 let dropDatabase: () => Promise<void> = async () => {};
 const redisPrefix = uniqueRedisPrefix('scheduled-mp');
-const children: ChildProcess[] = [];
-let stopping = false;
+const children: ServerProcess[] = [];
 // Fresh connections: a kept-alive socket the server is just closing would fail a request spuriously.
 http.globalAgent = new http.Agent({ keepAlive: false });
 
 async function startProcess(name: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env, NODE_OPTIONS: '', PORT: '0', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl,
-      PARLEY_REDIS_PREFIX: redisPrefix, PARLEY_ADMIN_EMAIL: OWNER.email, PARLEY_ADMIN_PASSWORD: OWNER.password,
-      PARLEY_SCHEDULED_POLL_MS: '20',
-    },
+  const proc = await startServerProcess(name, {
+    DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PARLEY_REDIS_PREFIX: redisPrefix,
+    PARLEY_ADMIN_EMAIL: OWNER.email, PARLEY_ADMIN_PASSWORD: OWNER.password, PARLEY_SCHEDULED_POLL_MS: '20',
   });
-  children.push(child);
-  const output: string[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output.join('')}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /listening on http:\/\/localhost:(\d+)/.exec(output.join(''));
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${output.join('')}`));
-    });
-  });
-  child.once('exit', (code) => {
-    if (!stopping) console.error(`${name} exited with ${code} during the test:\n${output.join('')}`);
-  });
-  return `http://127.0.0.1:${port}`;
+  children.push(proc);
+  return proc.baseUrl;
 }
 
 async function stopAll(): Promise<void> {
-  stopping = true;
-  await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode != null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  })));
+  await Promise.all(children.map((proc) => proc.stop()));
 }
 
 async function sql<T = any>(text: string, values: unknown[] = []): Promise<T[]> {
