@@ -87,10 +87,13 @@ export class PermissionDeniedError extends BadRequestError {
   }
 }
 
-/** Administrator-only actions (Zulip: 403 UNAUTHORIZED_PRINCIPAL for delete_topic and older endpoints). */
+/**
+ * Role-restricted actions (Zulip's OrganizationAdministratorRequiredError and friends): code
+ * UNAUTHORIZED_PRINCIPAL with HTTP 400, as zulip.yaml documents for delete_topic; 403 was the
+ * legacy status.
+ */
 export class UnauthorizedPrincipalError extends ParleyError {
   override readonly code = 'UNAUTHORIZED_PRINCIPAL';
-  override readonly httpStatus = 403;
   constructor(message = 'Must be an organization administrator', extra: Record<string, unknown> = {}) {
     super(message, extra);
   }

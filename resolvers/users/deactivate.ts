@@ -4,7 +4,7 @@
 // Rules and wording follow Zulip's deactivate_user_backend / reactivate_user_backend.
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
-import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError } from '../errors.ts';
+import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
 import { accessToUser, activeUserIds, botAdministrators } from './audience.ts';
 import { INACCESSIBLE_USER_NAME } from '../events/initial-state/constants.ts';
 import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
@@ -18,7 +18,7 @@ export async function deactivateUser(ctx: Context, actor: User, userId: number):
   const target = await findTarget(ctx, userId);
   if (target.isBot) throw new BadRequestError('No such user');
   if (!target.isActive) throw new BadRequestError('User is deactivated');
-  if (isOwner(target) && !isOwner(actor)) throw new PermissionDeniedError(OWNER_REQUIRED);
+  if (isOwner(target) && !isOwner(actor)) throw new UnauthorizedPrincipalError(OWNER_REQUIRED);
   if (await isLastOwner(ctx.db, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER);
   await deactivate(ctx, target, () => new BadRequestError(LAST_OWNER));
 }

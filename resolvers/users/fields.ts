@@ -2,7 +2,7 @@
 import { builder } from '../../schema/builder.ts';
 import { UserType } from '../../schema/users.ts';
 import { requireUser } from '../../schema/context.ts';
-import { BadRequestError, PermissionDeniedError } from '../errors.ts';
+import { BadRequestError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
 import { createUser } from './create.ts';
 import { isAdmin } from './roles.ts';
 import { userRecord } from './wire.ts';
@@ -74,7 +74,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const actor = requireUser(ctx);
-      if (!isAdmin(actor)) throw new PermissionDeniedError('Must be an organization administrator');
+      if (!isAdmin(actor)) throw new UnauthorizedPrincipalError('Must be an organization administrator');
       const user = await createUser(ctx.db, ctx.realm.id, { email: args.email, password: args.password, fullName: args.fullName });
       // Guests who may not see every user do not hear of the newcomer (Zulip withholds it).
       const others = await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true, id: { not: user.id } }, select: { id: true, role: true, isActive: true } });

@@ -4,7 +4,7 @@
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import type { Context } from '../../schema/context.ts';
-import { BadRequestError, PermissionDeniedError } from '../errors.ts';
+import { BadRequestError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
 import { syncRoleGroups, systemGroupIds, systemGroupNamesForRole } from '../groups/system.ts';
 import { exactInsensitive } from '../text.ts';
 import { validateEmail, validateFullName } from './create.ts';
@@ -33,7 +33,7 @@ export async function findTarget(ctx: Context, userId: number): Promise<User> {
 }
 
 export function requireAdmin(actor: User): void {
-  if (!isAdmin(actor)) throw new PermissionDeniedError(ADMIN_REQUIRED);
+  if (!isAdmin(actor)) throw new UnauthorizedPrincipalError(ADMIN_REQUIRED);
 }
 
 /**
@@ -58,7 +58,7 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
   const roleChanges = role !== null && role !== target.role;
   if (role !== null && !(ROLES as readonly number[]).includes(role)) throw new BadRequestError('Invalid role');
   if (roleChanges) {
-    if ((role === ROLE_OWNER || target.role === ROLE_OWNER) && !isOwner(actor)) throw new PermissionDeniedError(OWNER_REQUIRED);
+    if ((role === ROLE_OWNER || target.role === ROLE_OWNER) && !isOwner(actor)) throw new UnauthorizedPrincipalError(OWNER_REQUIRED);
     if (await isLastOwner(ctx.db, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER_ROLE);
     if (target.role === ROLE_GUEST && role! <= ROLE_ADMINISTRATOR) throw new BadRequestError('Guests cannot be organization administrators');
   }

@@ -122,12 +122,12 @@ describe('channelTopics and deleteTopic', () => {
     expect((await fails(t, TOPICS, { id }, boss, OTHER)).error.message).toBe('Invalid channel ID');
   });
 
-  it('deleteTopic is for administrators: others get UNAUTHORIZED_PRINCIPAL with HTTP 403', async () => {
+  it('deleteTopic is for administrators: others get UNAUTHORIZED_PRINCIPAL with HTTP 400', async () => {
     const id = await makeChannel(alice, fresh('gql-delete'));
     const m = await send(alice, id, 'gone');
     for (const who of [alice, bob, moderator, guest, bot]) {
       const { error } = await fails(t, DELETE_TOPIC, { id, topic: 'gone' }, who);
-      expect(error.extensions).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', httpStatus: 403 });
+      expect(error.extensions).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', httpStatus: 400 });
     }
     expect(await db().message.count({ where: { id: m } })).toBe(1);
     expect((await ok(t, DELETE_TOPIC, { id, topic: 'gone' }, admin)).deleteTopic).toBe(true);

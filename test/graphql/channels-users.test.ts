@@ -135,11 +135,11 @@ describe('createUser', () => {
     expect(data.createUser).toEqual(expect.any(Number));
   });
 
-  it('as a plain member (or moderator) is refused with BAD_REQUEST', async () => {
+  it('as a plain member (or moderator) is refused with UNAUTHORIZED_PRINCIPAL', async () => {
     for (const actor of [alice, moderator]) {
       const { error } = await fails(t, CREATE_USER, { e: `nope-${actor.userId}@example.com`, p: 'pw', n: 'Nope' }, actor);
       expect(error.message).toBe('Must be an organization administrator');
-      expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
+      expect(error.extensions).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', httpStatus: 400 });
     }
     const data = await ok(t, '{ users { email } }', {}, alice);
     expect(data.users.map((u: { email: string }) => u.email)).not.toContain(`nope-${alice.userId}@example.com`);

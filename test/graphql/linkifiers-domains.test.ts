@@ -120,10 +120,10 @@ describe('linkifiers', () => {
     const id = await addLinkifier(ISSUE);
     for (const who of [moderator, member, guest]) {
       const denied = 'Must be an organization administrator';
-      await expectFailure(ADD, { p: 'X-(?P<id>[0-9]+)', u: 'https://x.example/{id}' }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      await expectFailure(UPDATE, { id, ...ISSUE, u: 'https://evil.example/{id}' }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      await expectFailure(REMOVE, { id }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      await expectFailure(REORDER, { ids: [id] }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 403);
+      await expectFailure(ADD, { p: 'X-(?P<id>[0-9]+)', u: 'https://x.example/{id}' }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      await expectFailure(UPDATE, { id, ...ISSUE, u: 'https://evil.example/{id}' }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      await expectFailure(REMOVE, { id }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      await expectFailure(REORDER, { ids: [id] }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 400);
       expect((await linkifiers(who)).map((l) => l.id)).toEqual([id]);
     }
     expect(await linkifiers()).toEqual([expect.objectContaining({ id, urlTemplate: ISSUE.u })]);
@@ -183,9 +183,9 @@ describe('allowed domains', () => {
     await ok(t, ADD_DOMAIN, { d: 'zulip.org', s: false }, t.owner);
     for (const who of [admin, moderator, member, guest]) {
       const denied = 'Must be an organization owner';
-      await expectFailure(ADD_DOMAIN, { d: 'evil.example', s: true }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      await expectFailure(CHANGE_DOMAIN, { d: 'zulip.org', s: true }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      await expectFailure(REMOVE_DOMAIN, { d: 'zulip.org' }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 403);
+      await expectFailure(ADD_DOMAIN, { d: 'evil.example', s: true }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      await expectFailure(CHANGE_DOMAIN, { d: 'zulip.org', s: true }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      await expectFailure(REMOVE_DOMAIN, { d: 'zulip.org' }, who, denied, 'UNAUTHORIZED_PRINCIPAL', 400);
     }
     expect((await ok(t, DOMAINS, {}, t.owner)).realmDomains).toEqual([expect.objectContaining({ domain: 'zulip.org', allowSubdomains: false })]);
   });

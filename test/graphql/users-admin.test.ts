@@ -25,7 +25,10 @@ const CREATE_FIELD = `mutation($name: String, $type: Int!, $data: JSON, $summary
 const FIELDS = '{ customProfileFields { id name hint type fieldData order displayInProfileSummary required editableByUser } }';
 const PROFILE = 'query($id: Int!) { user(userId: $id) { profileData } }';
 
-async function expectRefused(query: string, variables: Record<string, unknown>, as: Credentials, message: string, code = 'BAD_REQUEST') {
+/** Zulip's role requirements (OrganizationAdministratorRequiredError, ...) answer UNAUTHORIZED_PRINCIPAL. */
+const roleCode = (message: string) => (/^Must be an organization (administrator|owner)$/.test(message) ? 'UNAUTHORIZED_PRINCIPAL' : 'BAD_REQUEST');
+
+async function expectRefused(query: string, variables: Record<string, unknown>, as: Credentials, message: string, code = roleCode(message)) {
   const { error } = await fails(t, query, variables, as);
   expect(error.message).toBe(message);
   expect(error.extensions).toMatchObject({ code, httpStatus: 400 });

@@ -266,7 +266,7 @@ describe('PATCH /streams/{stream_id}: is_default_stream', () => {
   it('a channel administrator who is not an organization administrator may not', async () => {
     const id = await makeChannel(t.client(alice), fresh('notdflt'));
     const res = await t.client(alice).patch(`/streams/${id}`, { is_default_stream: true });
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
     expect(await t.server.database.prisma.defaultChannel.count({ where: { channelId: id } })).toBe(0);
   });

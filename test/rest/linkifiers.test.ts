@@ -317,10 +317,10 @@ describe('permissions', () => {
     const id = await addOk(ISSUE);
     for (const who of [moderator, member, guest]) {
       const denied = 'Must be an organization administrator';
-      expectError(await add({ pattern: 'B-(?P<id>[0-9]+)', url_template: 'https://b.example/{id}' }, who), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      expectError(await t.client(who).patch(`/realm/filters/${id}`, { ...ISSUE, url_template: 'https://evil.example/{id}' }), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      expectError(await t.client(who).delete(`/realm/filters/${id}`), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      expectError(await t.client(who).patch('/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify([id]) }), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
+      expectError(await add({ pattern: 'B-(?P<id>[0-9]+)', url_template: 'https://b.example/{id}' }, who), denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      expectError(await t.client(who).patch(`/realm/filters/${id}`, { ...ISSUE, url_template: 'https://evil.example/{id}' }), denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      expectError(await t.client(who).delete(`/realm/filters/${id}`), denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      expectError(await t.client(who).patch('/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify([id]) }), denied, 'UNAUTHORIZED_PRINCIPAL', 400);
     }
     expect(await list()).toEqual([expect.objectContaining({ id, ...ISSUE })]);
   });
@@ -329,7 +329,7 @@ describe('permissions', () => {
     const bot = await makeUser(t, { fullName: 'Botty' });
     const db = t.server.database.prisma;
     await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1 } });
-    expectError(await add(ISSUE, bot), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 403);
+    expectError(await add(ISSUE, bot), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 400);
     expect(await list()).toEqual([]);
     await db.user.update({ where: { id: bot.userId }, data: { role: 200 } });
     expect((await add(ISSUE, bot)).status).toBe(200);

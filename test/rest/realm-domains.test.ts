@@ -169,9 +169,9 @@ describe('permissions', () => {
     await owner().post('/realm/domains', { domain: 'zulip.org', allow_subdomains: false });
     for (const who of [admin, moderator, member, guest]) {
       const denied = 'Must be an organization owner';
-      expectError(await t.client(who).post('/realm/domains', { domain: 'evil.example', allow_subdomains: true }), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      expectError(await t.client(who).patch('/realm/domains/zulip.org', { allow_subdomains: true }), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
-      expectError(await t.client(who).delete('/realm/domains/zulip.org'), denied, 'UNAUTHORIZED_PRINCIPAL', 403);
+      expectError(await t.client(who).post('/realm/domains', { domain: 'evil.example', allow_subdomains: true }), denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      expectError(await t.client(who).patch('/realm/domains/zulip.org', { allow_subdomains: true }), denied, 'UNAUTHORIZED_PRINCIPAL', 400);
+      expectError(await t.client(who).delete('/realm/domains/zulip.org'), denied, 'UNAUTHORIZED_PRINCIPAL', 400);
     }
     expect(await domains()).toEqual([{ domain: 'zulip.org', allow_subdomains: false }]);
   });
@@ -179,7 +179,7 @@ describe('permissions', () => {
   it('refuses bots that are not owners', async () => {
     const bot = await makeUser(t, { fullName: 'Botty' });
     await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, role: 200 } });
-    expectError(await t.client(bot).post('/realm/domains', { domain: 'bots.example', allow_subdomains: false }), 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 403);
+    expectError(await t.client(bot).post('/realm/domains', { domain: 'bots.example', allow_subdomains: false }), 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
     expect(await domains()).toEqual([]);
   });
 
