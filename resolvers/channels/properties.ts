@@ -5,6 +5,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { isDbId } from '../text.ts';
 import { accessChannelById } from './access.ts';
+import { effectiveSettings } from '../events/initial-state/settings.ts';
 
 export interface PropertyChange {
   streamId: unknown;
@@ -13,8 +14,9 @@ export interface PropertyChange {
 }
 
 /**
- * Notification settings: null in the database (the user's default applies) until set. Like Zulip,
- * the endpoint takes only booleans; Zulip's update event has no null value either.
+ * Notification settings: null in the database means the user's default applies. Setting one to
+ * null resets the override; its update event then says null only to clients that registered with
+ * `notification_settings_null`, and the user's current default to the others (resolvers/events/shape.ts).
  */
 const INHERITABLE = {
   desktop_notifications: 'desktopNotifications',
@@ -23,13 +25,21 @@ const INHERITABLE = {
   email_notifications: 'emailNotifications',
   wildcard_mentions_notify: 'wildcardMentionsNotify',
 } as const;
+/** The user setting each notification override falls back to. */
+const DEFAULT_SETTING = {
+  desktop_notifications: 'enable_stream_desktop_notifications',
+  audible_notifications: 'enable_stream_audible_notifications',
+  push_notifications: 'enable_stream_push_notifications',
+  email_notifications: 'enable_stream_email_notifications',
+  wildcard_mentions_notify: 'wildcard_mentions_notify',
+} as const;
 const PROPERTIES = new Set(['color', 'is_muted', 'in_home_view', 'pin_to_top', ...Object.keys(INHERITABLE)]);
 
 /** One validated change: the column to write, and the events (property/value) Zulip sends for it. */
 interface Planned {
   subscriptionId: number;
   data: Prisma.SubscriptionUpdateInput;
-  events: { stream_id: number; property: string; value: unknown }[];
+  events: { stream_id: number; property: string; value: unknown; inherited_value?: unknown }[];
 }
 
 function checkValue(property: string, value: unknown): unknown {
@@ -38,6 +48,7 @@ function checkValue(property: string, value: unknown): unknown {
     if (!/^#[0-9a-fA-F]{6}$/.test(value)) throw new BadRequestError(`${property} is not a valid hex color code`);
     return value;
   }
+  if (value === null && property in INHERITABLE) return null;
   if (typeof value !== 'boolean') throw new BadRequestError(`${property} is not a boolean`);
   return value;
 }
@@ -68,8 +79,11 @@ async function plan(ctx: Context, tx: Prisma.TransactionClient, user: User, chan
       };
     }
     default: {
-      const column = INHERITABLE[property as keyof typeof INHERITABLE];
-      return { subscriptionId: sub.id, data: { [column]: checked }, events: [{ stream_id: id, property, value: checked }] };
+      const key = property as keyof typeof INHERITABLE;
+      const event: Planned['events'][number] = { stream_id: id, property, value: checked };
+      // Carried beside the event for clients that cannot take null; shape.ts strips it.
+      if (checked === null) event.inherited_value = effectiveSettings(user, ctx.realm)[DEFAULT_SETTING[key]];
+      return { subscriptionId: sub.id, data: { [INHERITABLE[key]]: checked }, events: [event] };
     }
   }
 }

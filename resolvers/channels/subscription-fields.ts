@@ -69,7 +69,7 @@ builder.mutationFields((t) => ({
   }),
   updateSubscriptionProperties: t.boolean({
     description: 'Changes the viewer\'s personal settings for subscribed channels: a list of `{stream_id, property, value}`.',
-    args: { subscriptionData: t.arg({ type: 'JSON', required: true, description: 'Changes: `{stream_id, property, value}` objects.' }) },
+    args: { subscriptionData: t.arg({ type: 'JSON', required: true, description: 'Changes: `{stream_id, property, value}` objects. A null value resets a notification setting (desktop/audible/push/email_notifications, wildcard_mentions_notify) to the user\'s default.' }) },
     resolve: async (_root, args, ctx) => {
       const raw = args.subscriptionData;
       if (!Array.isArray(raw)) throw new BadRequestError('subscription_data is not a list');

@@ -117,6 +117,13 @@ export function shapeForQueue(event: ParleyEvent, shape: ShapeContext): ParleyEv
       const data = rest.data as { deactivated?: boolean };
       return data.deactivated ? [{ type: 'user_group', op: 'remove', group_id: rest.group_id }] : [{ type: 'user_group', op: 'add', group: record }];
     }
+    case 'subscription': {
+      // A notification override reset to null (resolvers/channels/properties.ts): older clients
+      // get the user's default in its place, as register gives them.
+      if (!('inherited_value' in event)) return [event];
+      const { inherited_value: inherited, ...update } = event;
+      return [options.capabilities.notification_settings_null ? update : { ...update, value: inherited }];
+    }
     case 'realm_linkifiers':
       return options.capabilities.linkifier_url_template ? [event] : [];
     case 'presence': {

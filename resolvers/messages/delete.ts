@@ -4,6 +4,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import { PermissionDeniedError, BadRequestError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { accessMessage, messageAudience } from './access.ts';
+import { announceFirstMessageIds, recomputeFirstMessageId } from '../channels/first-message.ts';
 
 export async function deleteMessage(ctx: Context, user: User, messageId: number): Promise<void> {
   const { message } = await accessMessage(ctx.db, user, messageId);
@@ -21,12 +22,9 @@ export async function deleteMessage(ctx: Context, user: User, messageId: number)
     }
   }
   const audience = await messageAudience(ctx.db, messageId);
-  await ctx.db.$transaction(async (tx) => {
+  const firstMessage = await ctx.db.$transaction(async (tx) => {
     await tx.message.delete({ where: { id: messageId } });
-    if (channel && channel.firstMessageId === messageId) {
-      const next = await tx.message.findFirst({ where: { channelId: channel.id }, orderBy: { id: 'asc' }, select: { id: true } });
-      await tx.channel.update({ where: { id: channel.id }, data: { firstMessageId: next?.id ?? null } });
-    }
+    return channel ? recomputeFirstMessageId(tx, channel.id) : null;
   });
   ctx.events.publish(ctx.realm.id, audience, {
     type: 'delete_message',
@@ -34,4 +32,5 @@ export async function deleteMessage(ctx: Context, user: User, messageId: number)
     message_type: channel ? 'stream' : 'private',
     ...(channel ? { stream_id: channel.id, topic: message.topic } : {}),
   });
+  await announceFirstMessageIds(ctx, [firstMessage]);
 }

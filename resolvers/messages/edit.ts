@@ -9,6 +9,7 @@ import { hasContentAccess, historyIsPublicTo, isSubscribed } from '../channels/a
 import { toUnixSeconds, exactInsensitive } from '../text.ts';
 import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';
+import { announceFirstMessageIds, recomputeFirstMessageId, type FirstMessageChange } from '../channels/first-message.ts';
 import { checkCanPost, normalizeContent } from './send.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
@@ -115,6 +116,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
   // A move to another channel changes who may read the messages: Zulip removes them from users
   // who cannot read the new channel and gives them to its subscribers.
   const access = targetChannel ? await accessAfterMove(ctx, targetChannel, ids) : null;
+  const firstMessages: (FirstMessageChange | null)[] = [];
   const movedIds = await ctx.db.$transaction(async (tx) => {
     if (access) {
       if (access.losing.length) await tx.userMessage.deleteMany({ where: { messageId: { in: ids }, userId: { in: access.losing } } });
@@ -160,10 +162,8 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
       await tx.message.update({ where: { id }, data });
     }
     if (targetChannel) {
-      for (const c of [channel!, targetChannel]) {
-        const first = await tx.message.findFirst({ where: { channelId: c.id }, orderBy: { id: 'asc' }, select: { id: true } });
-        await tx.channel.update({ where: { id: c.id }, data: { firstMessageId: first?.id ?? null } });
-      }
+      firstMessages.length = 0;
+      for (const c of [channel!, targetChannel]) firstMessages.push(await recomputeFirstMessageId(tx, c.id));
     }
     return ids;
   });
@@ -199,6 +199,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
   const audience = new Set(audienceBefore.filter((id) => !access?.losing.includes(id)));
   if (targetChannel) for (const id of await messageAudience(ctx.db, messageId)) audience.add(id);
   ctx.events.publish(realm.id, [...audience], event as { type: string });
+  await announceFirstMessageIds(ctx, firstMessages);
 }
 
 /** Who loses and who gains UserMessage rows when messages move into `target`. */

@@ -5,8 +5,7 @@ import { Prisma, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { UnauthorizedPrincipalError } from '../errors.ts';
 import { isAdmin } from '../users/roles.ts';
-import { metadataAudience } from '../channels/audience.ts';
-import { streamUpdateEvent } from '../channels/update-events.ts';
+import { announceFirstMessageIds, recomputeFirstMessageId } from '../channels/first-message.ts';
 import { accessChannelContent, topicParam } from './channel.ts';
 
 /** Zulip deletes 100 messages per batch and stops starting batches after about 50 seconds. */
@@ -34,20 +33,14 @@ export async function deleteTopic(ctx: Context, user: User, channelId: number, t
     if (!ids.length) return true;
     const holders = (await ctx.db.userMessage.findMany({ where: { messageId: { in: ids } }, select: { userId: true } })).map((r) => r.userId);
     const audience = [...new Set([...holders, ...subscribers])];
-    const firstMessageId = await ctx.db.$transaction(async (tx) => {
+    const firstMessage = await ctx.db.$transaction(async (tx) => {
       await tx.message.deleteMany({ where: { id: { in: ids } } });
-      const current = await tx.channel.findUniqueOrThrow({ where: { id: channel.id }, select: { firstMessageId: true } });
-      if (current.firstMessageId == null || !ids.includes(current.firstMessageId)) return undefined;
-      const next = await tx.message.findFirst({ where: { channelId: channel.id }, orderBy: { id: 'asc' }, select: { id: true } });
-      await tx.channel.update({ where: { id: channel.id }, data: { firstMessageId: next?.id ?? null } });
-      return next?.id ?? null;
+      return recomputeFirstMessageId(tx, channel.id);
     });
     ctx.events.publish(ctx.realm.id, audience, {
       type: 'delete_message', message_ids: [...ids].sort((a, b) => a - b), message_type: 'stream', stream_id: channel.id, topic,
     });
-    if (firstMessageId !== undefined) {
-      ctx.events.publish(ctx.realm.id, await metadataAudience(ctx.db, channel), streamUpdateEvent(channel, { property: 'first_message_id', value: firstMessageId }));
-    }
+    await announceFirstMessageIds(ctx, [firstMessage]);
     if (ids.length < batchSize) return true;
     if (Date.now() - started >= budgetMs) return (await nextBatch(1)).length === 0;
   }

@@ -648,7 +648,7 @@ describe('POST /users/me/subscriptions/properties', () => {
       [{ stream_id: design, property: 'color', value: 5 }, 'color is not a string'],
       [{ stream_id: design, property: 'is_muted', value: 'yes' }, 'is_muted is not a boolean'],
       [{ stream_id: design, property: 'pin_to_top', value: null }, 'pin_to_top is not a boolean'],
-      [{ stream_id: design, property: 'wildcard_mentions_notify', value: null }, 'wildcard_mentions_notify is not a boolean'],
+      [{ stream_id: design, property: 'is_muted', value: null }, 'is_muted is not a boolean'],
       [{ stream_id: 999999, property: 'is_muted', value: true }, 'Invalid channel ID'],
       [{ stream_id: (await channelId('leave-me'))!, property: 'is_muted', value: true }, `Not subscribed to channel ID ${(await channelId('leave-me'))!}`],
       [{ stream_id: design, property: 'is_muted' }, 'subscription_data[1] is missing value'],

@@ -139,6 +139,11 @@ function normalize(node: unknown): void {
   if (obj.properties?.property && obj.properties?.rendered_description && Array.isArray(obj.properties?.value?.oneOf)) {
     obj.properties.value.oneOf.push({ type: 'null' });
   }
+  // `subscription update` notification settings may be reset to null (notification_settings_null).
+  const example = obj.example as Node | undefined;
+  if (example?.type === 'subscription' && example?.op === 'update' && Array.isArray(obj.properties?.value?.oneOf)) {
+    obj.properties.value.oneOf.push({ type: 'null' });
+  }
   for (const [key, value] of Object.entries(obj)) {
     if (key === 'example' || key === 'examples') continue; // data, not schemas
     normalize(value);

@@ -1,0 +1,57 @@
+// deleteMessage and updateMessage (moving to another channel) keep a channel's first message ID
+// current, and the REST queue of a channel member hears of it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { validateEvent } from '../support/openapi.ts';
+import { ok } from './helpers.ts';
+
+let t: TestServer;
+let admin: MadeUser;
+let alice: MadeUser;
+let bob: MadeUser;
+
+const stored = async (id: number) => (await t.server.database.prisma.channel.findUniqueOrThrow({ where: { id } })).firstMessageId;
+
+async function register(who: MadeUser) {
+  const res = await t.client(who).post('/register', { event_types: ['stream'] });
+  expect(res.status).toBe(200);
+  return res.body.queue_id as string;
+}
+async function firstMessageUpdates(who: MadeUser, queueId: string) {
+  const res = await t.client(who).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  for (const event of res.body.events) validateEvent(event);
+  return (res.body.events as Record<string, any>[]).filter((e) => e.type === 'stream' && e.property === 'first_message_id').map((e) => [e.stream_id, e.value]);
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
+  alice = await makeUser(t, { fullName: 'Alice Liddell' });
+  bob = await makeUser(t, { fullName: 'Bob Builder' });
+}, 180_000);
+afterAll(async () => { await t?.close(); });
+
+describe('deleteMessage / updateMessage and first_message_id', () => {
+  it('deleting the first message moves it on and announces the new ID', async () => {
+    const id = await makeChannel(t.client(alice), 'gql-delete');
+    const first = await sendToChannel(t.client(alice), 'gql-delete', 'a', 'first');
+    const second = await sendToChannel(t.client(alice), 'gql-delete', 'a', 'second');
+    const q = await register(bob);
+    const data = await ok(t, 'mutation($id: Int!) { deleteMessage(messageId: $id) }', { id: first }, alice);
+    expect(data.deleteMessage).toBe(true);
+    expect(await stored(id)).toBe(second);
+    expect(await firstMessageUpdates(bob, q)).toEqual([[id, second]]);
+  });
+
+  it('moving the only message away leaves null behind', async () => {
+    const from = await makeChannel(t.client(alice), 'gql-from');
+    const to = await makeChannel(t.client(alice), 'gql-to');
+    const only = await sendToChannel(t.client(alice), 'gql-from', 'a', 'only');
+    const q = await register(bob);
+    await ok(t, 'mutation($id: Int!, $to: Int!) { updateMessage(messageId: $id, streamId: $to) }', { id: only, to }, admin);
+    expect(await stored(from)).toBeNull();
+    expect(await stored(to)).toBe(only);
+    expect(await firstMessageUpdates(bob, q)).toEqual([[from, null], [to, only]]);
+  });
+});
