@@ -105,11 +105,11 @@ const cases: Case[] = [
     code: 'REACTION_DOES_NOT_EXIST',
   },
   {
-    name: 'creating a user as a plain member (BAD_REQUEST)',
+    name: 'creating a user as a plain member (UNAUTHORIZED_PRINCIPAL)',
     as: () => alice,
     rest: (c) => c.post('/users', { email: 'parity@example.com', password: 'pw', full_name: 'Parity' }),
     query: 'mutation { createUser(email: "parity@example.com", password: "pw", fullName: "Parity") }',
-    code: 'BAD_REQUEST',
+    code: 'UNAUTHORIZED_PRINCIPAL',
   },
 ];
 
