@@ -41,7 +41,8 @@ function parseAnchorDate(value: string): Date {
     : /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text.replace(' ', 'T')}Z`
     : text;
   const date = new Date(iso);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('anchor_date', 'Invalid anchor_date');
+  // Year 0 parses in JavaScript but no database (nor Python's datetime) takes it.
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1) throw new InvalidArgumentError('anchor_date', 'Invalid anchor_date');
   return date;
 }
 
