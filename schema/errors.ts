@@ -14,6 +14,11 @@ export function asParleyError(error: unknown): ParleyError | null {
     // A unique-constraint race (two requests creating the same thing) is the caller's conflict.
     if (prismaCode === 'P2002') return new BadRequestError('That already exists.');
     if (prismaCode === 'P2025') return new BadRequestError('That no longer exists.');
+    // PostgreSQL refuses NUL in text (22021); GraphQL strings reach the database unchecked.
+    const text = (current as { message?: unknown }).message;
+    if (typeof text === 'string' && text.includes('22021') && text.includes('0x00')) {
+      return new BadRequestError('Text must not contain NULL (0x00) characters.');
+    }
     current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
   }
   return null;

@@ -9,6 +9,7 @@ import { BadRequestError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { accessChannelById, isSubscribed } from './access.ts';
+import { canAccessUser } from '../status/audience.ts';
 
 /** Zulip's validate_user_access_to_subscribers, for a channel the viewer already has metadata access to. */
 async function checkSubscriberAccess(ctx: Context, viewer: User, channel: Channel): Promise<void> {
@@ -35,6 +36,8 @@ export async function channelSubscribers(ctx: Context, viewer: User, channelId: 
 export async function userIsSubscribed(ctx: Context, viewer: User, userId: number, channelId: number): Promise<boolean> {
   const target = await ctx.db.user.findFirst({ where: { id: userId, realmId: ctx.realm.id } });
   if (!target) throw new BadRequestError('No such user');
+  // Guests limited to the users they share something with may not probe anyone else (Zulip's access_user_by_id).
+  if (!(await canAccessUser(ctx.db, ctx.realm, viewer, target.id))) throw new BadRequestError('Insufficient permission');
   const channel = await accessChannelById(ctx.db, viewer, channelId);
   // Whether someone else is in a channel is subscriber data.
   if (target.id !== viewer.id) await checkSubscriberAccess(ctx, viewer, channel);

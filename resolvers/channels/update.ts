@@ -64,7 +64,8 @@ function parseRetention(raw: unknown): number | null {
   if (raw === 'realm_default') return null;
   if (raw === 'unlimited' || raw === 'forever') return -1;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new BadRequestError(`Bad value for 'message_retention_days': ${typeof raw === 'string' ? raw : JSON.stringify(raw)}`);
+  // The column is a 32-bit integer: larger values are refused, not a database error.
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 2 ** 31 - 1) throw new BadRequestError(`Bad value for 'message_retention_days': ${typeof raw === 'string' ? raw : JSON.stringify(raw)}`);
   return n;
 }
 

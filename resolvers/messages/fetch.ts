@@ -41,7 +41,10 @@ function parseAnchorDate(value: string): Date {
     : /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text.replace(' ', 'T')}Z`
     : text;
   const date = new Date(iso);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('anchor_date', 'Invalid anchor_date');
+  // Year 0 parses in JavaScript but no database (nor Python's datetime) takes it.
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1) throw new InvalidArgumentError('anchor_date', 'Invalid anchor_date');
+  // JavaScript rolls days past the month's end over (2024-02-30 is March 1st); ISO 8601 does not.
+  if (iso.endsWith('Z') && date.toISOString().slice(0, 10) !== iso.slice(0, 10)) throw new InvalidArgumentError('anchor_date', 'Invalid anchor_date');
   return date;
 }
 

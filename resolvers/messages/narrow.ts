@@ -44,7 +44,8 @@ export function normalizeNarrow(raw: unknown): NarrowTerm[] {
     if (!item || typeof item !== 'object') throw new BadRequestError(`Invalid narrow[${i}]`);
     const { operator, operand, negated } = item as Record<string, unknown>;
     if (typeof operator !== 'string') throw new BadRequestError(`Invalid narrow[${i}]: operator is missing`);
-    if (operand === undefined) throw new BadRequestError(`Invalid narrow[${i}]: operand is missing`);
+    // null is no operand either (and would otherwise fail GraphQL's non-null check with a vague error).
+    if (operand === undefined || operand === null) throw new BadRequestError(`Invalid narrow[${i}]: operand is missing`);
     if (negated !== undefined && typeof negated !== 'boolean') throw new BadRequestError(`Invalid narrow[${i}]: negated is not a boolean`);
     return { operator, operand, negated: negated ?? false };
   });

@@ -137,7 +137,8 @@ export async function realmPresence(ctx: Context, viewer: User, query: PresenceQ
   // A client that already holds presence data asks only for what changed since.
   const incremental = lastUpdateId !== null && lastUpdateId > 0;
   const days = query.historyLimitDays != null && query.historyLimitDays > 0 ? query.historyLimitDays : DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS;
-  const since = new Date(Date.now() - days * DAY_MS);
+  // A limit reaching before the earliest representable date means no limit at all.
+  const since = new Date(Math.max(Date.now() - days * DAY_MS, 0));
   // Dates stop at ±8.64e15 ms; any larger ID is past every report.
   const after = incremental ? new Date(Math.min(lastUpdateId, 8.64e15)) : since;
   const rows = await ctx.db.userPresence.findMany({

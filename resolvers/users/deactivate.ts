@@ -9,6 +9,7 @@ import { accessToUser, activeUserIds, botAdministrators } from './audience.ts';
 import { INACCESSIBLE_USER_NAME } from '../events/initial-state/constants.ts';
 import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
 import { isAdmin, isGuest, isOwner } from './roles.ts';
+import { subscriberViewers } from '../channels/subscribe-events.ts';
 
 const LAST_OWNER = 'Cannot deactivate the only organization owner';
 
@@ -105,7 +106,7 @@ async function publishActivity(ctx: Context, user: User, isActive: boolean, chan
   if (isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
   if (channelIds.length) {
     const [channels, subs, others] = await Promise.all([
-      ctx.db.channel.findMany({ where: { id: { in: channelIds } }, select: { id: true, inviteOnly: true } }),
+      ctx.db.channel.findMany({ where: { id: { in: channelIds } } }),
       ctx.db.subscription.findMany({
         where: { channelId: { in: channelIds }, active: true, isUserActive: true, userId: { not: user.id } },
         select: { userId: true, channelId: true },
@@ -119,10 +120,11 @@ async function publishActivity(ctx: Context, user: User, isActive: boolean, chan
       set.add(channelId);
     };
     for (const s of subs) add(s.userId, s.channelId);
+    const active = new Set(others.map((o) => o.id));
     for (const channel of channels) {
-      for (const other of others) {
-        if (channel.inviteOnly ? isAdmin(other) : !isGuest(other)) add(other.id, channel.id);
-      }
+      // Everyone who may see the channel's subscribers (for private channels also the members of the
+      // groups granting metadata access), as for any other subscriber change.
+      for (const id of await subscriberViewers(ctx.db, ctx.realm.id, channel, [])) if (active.has(id)) add(id, channel.id);
     }
     // One event per distinct set of channels, as Zulip batches them.
     const peersByChannels = new Map<string, number[]>();

@@ -175,7 +175,8 @@ async function presenceState(s: InitialState, state: Json): Promise<void> {
   }
   const requested = s.options.presenceHistoryLimitDays;
   const days = Number.isFinite(requested) && requested > 0 ? requested : DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS;
-  const since = new Date(Date.now() - days * 86_400_000);
+  // A limit reaching before the earliest representable date means no limit at all.
+  const since = new Date(Math.max(Date.now() - days * 86_400_000, 0));
   const [rows, users, accessible] = await Promise.all([
     s.db.userPresence.findMany({
       where: {

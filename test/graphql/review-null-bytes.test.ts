@@ -1,0 +1,31 @@
+// Review regressions: NUL characters in GraphQL string arguments are the caller's error (the REST
+// facade refuses them up front; PostgreSQL refuses them in text columns).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { fails, ok } from './helpers.ts';
+
+let t: TestServer;
+beforeAll(async () => { t = await startTestServer(); });
+afterAll(async () => { await t?.close(); });
+
+const NUL = 'a\u0000b';
+
+describe('string arguments with NUL characters', () => {
+  it('createSavedSnippet answers BAD_REQUEST and stores nothing', async () => {
+    const { error } = await fails(t, 'mutation($s: String!) { createSavedSnippet(title: $s, content: "c") }', { s: NUL }, t.owner);
+    expect(error.extensions?.code).toBe('BAD_REQUEST');
+    expect(error.message).toBe('Text must not contain NULL (0x00) characters.');
+    const data = await ok(t, '{ savedSnippets { id } }', {}, t.owner);
+    expect(data.savedSnippets).toEqual([]);
+  });
+
+  it('createUserGroup answers BAD_REQUEST', async () => {
+    const { error } = await fails(t, 'mutation($s: String!) { createUserGroup(name: "nul", description: $s, members: []) }', { s: NUL }, t.owner);
+    expect(error.extensions?.code).toBe('BAD_REQUEST');
+  });
+
+  it('updateStatus answers BAD_REQUEST', async () => {
+    const { error } = await fails(t, 'mutation($s: String!) { updateStatus(statusText: $s) }', { s: NUL }, t.owner);
+    expect(error.extensions?.code).toBe('BAD_REQUEST');
+  });
+});

@@ -1,0 +1,54 @@
+// Review regressions: deactivating a user tells everyone who sees a private channel's subscribers,
+// including members of the groups that grant access without a subscription.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { validateEvent } from '../support/openapi.ts';
+import type { ApiClient } from '../support/client.ts';
+
+let t: TestServer;
+let keeper: MadeUser; // in the channel's can_add_subscribers_group, not subscribed
+let leaver: MadeUser; // subscribed, then deactivated
+let outsider: MadeUser; // neither
+let channelId: number;
+
+async function register(client: ApiClient) {
+  const res = await client.post('/register', { event_types: ['subscription'] });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.queue_id as string;
+}
+
+async function poll(client: ApiClient, queueId: string) {
+  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  for (const event of res.body.events) validateEvent(event);
+  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  keeper = await makeUser(t, { fullName: 'Keeper' });
+  leaver = await makeUser(t, { fullName: 'Leaver' });
+  outsider = await makeUser(t, { fullName: 'Outsider' });
+  const owner = t.client(t.owner);
+  channelId = await makeChannel(owner, 'guarded', { invite_only: true, principals: [t.owner.userId, leaver.userId] });
+  const res = await owner.patch(`/streams/${channelId}`, {
+    can_add_subscribers_group: { new: { direct_members: [keeper.userId], direct_subgroups: [] } },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+});
+afterAll(async () => { await t?.close(); });
+
+describe('DELETE /users/{user_id} on a private channel subscriber', () => {
+  it('sends peer_remove to members of the groups granting access, not to outsiders', async () => {
+    const keeperQueue = await register(t.client(keeper));
+    const outsiderQueue = await register(t.client(outsider));
+    const res = await t.client(t.owner).delete(`/users/${leaver.userId}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The leaver's default channels come in the same event.
+    const kept = (await poll(t.client(keeper), keeperQueue)).filter((e) => e.op === 'peer_remove' && e.stream_ids.includes(channelId));
+    expect(kept).toEqual([expect.objectContaining({ type: 'subscription', op: 'peer_remove', user_ids: [leaver.userId] })]);
+    const outside = (await poll(t.client(outsider), outsiderQueue)).filter((e) => e.op === 'peer_remove' && e.stream_ids.includes(channelId));
+    expect(outside).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+// Review regressions: subscription status of another user respects who a guest may see.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+
+let t: TestServer;
+let guest: MadeUser;
+let hidden: MadeUser;
+let shared: number;
+let elsewhere: number;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  guest = await makeUser(t, { role: 600, fullName: 'Guest' });
+  hidden = await makeUser(t, { fullName: 'Hidden' });
+  const owner = t.client(t.owner);
+  shared = await makeChannel(owner, 'guest-room');
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'guest-room' }], principals: [guest.userId] });
+  elsewhere = await makeChannel(owner, 'hidden-room');
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'hidden-room' }], principals: [hidden.userId] });
+  // Guests may see only the users they share a channel or a conversation with.
+  const db = t.server.database.prisma;
+  const user = await db.user.findUniqueOrThrow({ where: { id: guest.userId } });
+  const admins = await db.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: 'role:administrators' } });
+  await db.realm.update({ where: { id: user.realmId }, data: { canAccessAllUsersGroupId: admins.id } });
+  // New users join the default channels: the guest keeps only the room shared with the owner.
+  await db.subscription.updateMany({ where: { userId: guest.userId, channelId: { not: shared } }, data: { active: false } });
+});
+afterAll(async () => { await t?.close(); });
+
+describe('GET /users/{user_id}/subscriptions/{stream_id}', () => {
+  it('refuses a guest asking about a user they cannot access', async () => {
+    const res = await t.client(guest).get(`/users/${hidden.userId}/subscriptions/${shared}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Insufficient permission' });
+  });
+
+  it('answers a guest about a user they share a channel with', async () => {
+    const res = await t.client(guest).get(`/users/${t.owner.userId}/subscriptions/${shared}`);
+    expect(res.status).toBe(200);
+    expect(res.body.is_subscribed).toBe(true);
+  });
+
+  it('answers members about anyone', async () => {
+    const res = await t.client(t.owner).get(`/users/${hidden.userId}/subscriptions/${elsewhere}`);
+    expect(res.status).toBe(200);
+    expect(res.body.is_subscribed).toBe(true);
+  });
+});
