@@ -21,21 +21,25 @@ const ANNOUNCEMENT_SETTINGS = [
 export async function archiveChannel(ctx: Context, actor: User, channelId: number): Promise<void> {
   const channel = await accessChannelForAdministering(ctx.db, actor, channelId);
   if (channel.isArchived) throw new BadRequestError('Channel is already archived.');
-  // Announced before archiving: an archived channel accepts no messages, not even the bot's.
+  const wasDefault = await ctx.db.defaultChannel.count({ where: { realmId: ctx.realm.id, channelId: channel.id } });
+  const realm = await ctx.db.realm.findUniqueOrThrow({ where: { id: ctx.realm.id } });
+  const cleared = ANNOUNCEMENT_SETTINGS.filter(([, column]) => realm[column] === channel.id);
+  const updated = await ctx.db.$transaction(async (tx) => {
+    // Of two concurrent requests only one archives (and announces); the other is told it is done.
+    const { count } = await tx.channel.updateMany({ where: { id: channel.id, isArchived: false }, data: { isArchived: true } });
+    if (!count) throw new BadRequestError('Channel is already archived.');
+    await tx.defaultChannel.deleteMany({ where: { realmId: ctx.realm.id, channelId: channel.id } });
+    // The organization stops announcing into (or reporting to) an archived channel.
+    if (cleared.length) await tx.realm.update({ where: { id: realm.id }, data: Object.fromEntries(cleared.map(([, column]) => [column, null])) });
+    return tx.channel.findUniqueOrThrow({ where: { id: channel.id } });
+  });
+  // After the commit, so a refused or failed request announces nothing. The bot's system send is
+  // not bound by the archived channel's refusal of new messages.
   try {
     await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `Channel #**${channel.name}** has been archived.`);
   } catch {
     // Best-effort, like every announcement.
   }
-  const wasDefault = await ctx.db.defaultChannel.count({ where: { realmId: ctx.realm.id, channelId: channel.id } });
-  const realm = await ctx.db.realm.findUniqueOrThrow({ where: { id: ctx.realm.id } });
-  const cleared = ANNOUNCEMENT_SETTINGS.filter(([, column]) => realm[column] === channel.id);
-  const updated = await ctx.db.$transaction(async (tx) => {
-    await tx.defaultChannel.deleteMany({ where: { realmId: ctx.realm.id, channelId: channel.id } });
-    // The organization stops announcing into (or reporting to) an archived channel.
-    if (cleared.length) await tx.realm.update({ where: { id: realm.id }, data: Object.fromEntries(cleared.map(([, column]) => [column, null])) });
-    return tx.channel.update({ where: { id: channel.id }, data: { isArchived: true } });
-  });
   if (cleared.length) {
     const everyone = (await ctx.db.user.findMany({ where: { realmId: realm.id, isActive: true }, select: { id: true } })).map((u) => u.id);
     for (const [property] of cleared) ctx.events.publish(realm.id, everyone, { type: 'realm', op: 'update', property, value: -1 });

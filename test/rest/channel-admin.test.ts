@@ -497,9 +497,18 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     const read = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: id }] });
     expect(read.status).toBe(200);
     expect(read.body.messages.map((m: { id: number }) => m.id)).toContain(messageId);
-    // The notification bot said so before the channel closed.
+    // The notification bot says so in the channel, after it closed.
     expect(read.body.messages.at(-1)).toMatchObject({ subject: 'channel events', sender_email: 'notification-bot@zulip.com' });
     expect(read.body.messages.at(-1).content).toContain('has been archived.');
+  });
+
+  it('archives once when two requests race: one succeeds, one announcement', async () => {
+    const name = fresh('race');
+    const id = await makeChannel(t.client(alice), name, { principals: [alice.userId, bob.userId] });
+    const results = await Promise.all([t.client(alice).delete(`/streams/${id}`), t.client(admin).delete(`/streams/${id}`)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    const read = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: id }] });
+    expect(read.body.messages.filter((m: { content: string }) => m.content.includes('has been archived.'))).toHaveLength(1);
   });
 
   it('refuses to archive twice and to change an archived channel; is_archived=false unarchives', async () => {
