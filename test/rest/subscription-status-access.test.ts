@@ -1,4 +1,4 @@
-// Review regressions: subscription status of another user respects who a guest may see.
+// Subscription status of another user respects who a guest may see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';

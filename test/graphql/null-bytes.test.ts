@@ -1,4 +1,4 @@
-// Review regressions: NUL characters in GraphQL string arguments are the caller's error (the REST
+// NUL characters in GraphQL string arguments are the caller's error (the REST
 // facade refuses them up front; PostgreSQL refuses them in text columns).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';

@@ -1,4 +1,4 @@
-// Review regressions: GET /messages with a hostile anchor_date answers 400, not 500.
+// GET /messages with a hostile anchor_date answers 400, not 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

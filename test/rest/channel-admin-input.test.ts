@@ -1,4 +1,4 @@
-// Review regressions: channel administration answers hostile input with Zulip-style 4xx errors.
+// Channel administration answers hostile input with Zulip-style 4xx errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel } from '../support/factories.ts';

@@ -1,4 +1,4 @@
-// Review regressions: presence history limits beyond the calendar are answered, not a 500.
+// Presence history limits beyond the calendar are answered, not a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

@@ -1,4 +1,4 @@
-// Review regressions: deactivating a user tells everyone who sees a private channel's subscribers,
+// Deactivating a user tells everyone who sees a private channel's subscribers,
 // including members of the groups that grant access without a subscription.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';

@@ -1,4 +1,4 @@
-// Review regressions: narrows with a null operand get a clear 400, on every endpoint taking a narrow.
+// Narrows with a null operand get a clear 400, on every endpoint taking a narrow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
