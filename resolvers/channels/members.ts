@@ -9,7 +9,7 @@ import { BadRequestError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { accessChannelById, isSubscribed } from './access.ts';
-import { canAccessUser } from '../status/audience.ts';
+import { canAccessUser } from '../users/audience.ts';
 
 /** Zulip's validate_user_access_to_subscribers, for a channel the viewer already has metadata access to. */
 async function checkSubscriberAccess(ctx: Context, viewer: User, channel: Channel): Promise<void> {

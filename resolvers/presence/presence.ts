@@ -14,7 +14,7 @@ import { toUnixSeconds, exactInsensitive } from '../text.ts';
 import {
   DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS, PRESENCE_OFFLINE_THRESHOLD_SECS,
 } from '../events/initial-state/constants.ts';
-import { canAccessUser, userIdsWhoCanAccess } from '../status/audience.ts';
+import { canAccessUser, userIdsWhoCanAccess } from '../users/audience.ts';
 import { presenceEnabledIn } from '../status/update.ts';
 
 const DAY_MS = 86_400_000;

@@ -3,7 +3,7 @@ import { builder } from '../../schema/builder.ts';
 import { UserStatusType } from '../../schema/status.ts';
 import { requireUser } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { canAccessUser } from './audience.ts';
+import { canAccessUser } from '../users/audience.ts';
 import { type StatusInput, statusOf, updateOwnStatus, updateUserStatusAsAdmin } from './update.ts';
 
 builder.queryFields((t) => ({

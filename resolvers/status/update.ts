@@ -7,7 +7,7 @@ import { BadRequestError, PermissionDeniedError } from '../errors.ts';
 import { checkEmojiRequest, emojiDataForName } from '../emoji/check.ts';
 import { codePointLength } from '../text.ts';
 import { isAdmin } from '../users/roles.ts';
-import { userIdsWhoCanAccess } from './audience.ts';
+import { userIdsWhoCanAccess } from '../users/audience.ts';
 import { setPresenceEnabled } from './presence-enabled.ts';
 import { presenceToggleReport } from '../presence/presence.ts';
 

@@ -53,6 +53,32 @@ export async function accessToUser(db: Reader, realm: Pick<Realm, 'id' | 'canAcc
   return { userIds: [...allowed].sort((a, b) => a - b), throughChannelsOnly };
 }
 
+/** May `viewer` access `targetId` (same realm assumed)? The per-viewer form of accessToUser. */
+export async function canAccessUser(db: Reader, realm: Pick<Realm, 'id' | 'canAccessAllUsersGroupId'>, viewer: { id: number; role: number; isActive: boolean }, targetId: number): Promise<boolean> {
+  if (viewer.role !== ROLE_GUEST || viewer.id === targetId) return true;
+  if (await isUserInGroup(db, viewer, realm.canAccessAllUsersGroupId)) return true;
+  const target = await db.user.findUnique({ where: { id: targetId }, select: { isBot: true } });
+  if (!target) return false;
+  if (target.isBot) return true;
+  const [channel, conversation] = await Promise.all([
+    db.subscription.findFirst({
+      where: { userId: viewer.id, active: true, channel: { subscriptions: { some: { userId: targetId, active: true } } } },
+      select: { id: true },
+    }),
+    db.directConversationMember.findFirst({
+      where: { userId: viewer.id, conversation: { realmId: realm.id, members: { some: { userId: targetId } } } },
+      select: { userId: true },
+    }),
+  ]);
+  return channel !== null || conversation !== null;
+}
+
+/** Active users who may access the user with this ID (see accessToUser). */
+export async function userIdsWhoCanAccess(db: Reader, realm: Pick<Realm, 'id' | 'canAccessAllUsersGroupId'>, targetId: number): Promise<number[]> {
+  const target = await db.user.findUnique({ where: { id: targetId }, select: { id: true, isBot: true } });
+  return target ? usersWhoCanAccess(db, realm, target) : [];
+}
+
 /** Every active user of the realm. */
 export async function activeUserIds(db: Reader, realmId: number): Promise<number[]> {
   return (await db.user.findMany({ where: { realmId, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } })).map((u) => u.id);

@@ -151,11 +151,16 @@ describe('user_status events', () => {
     const subscriptions = await db.subscription.findMany({ where: { userId: guest.userId, active: true }, select: { userId: true, channelId: true } });
     await db.subscription.updateMany({ where: { userId: guest.userId }, data: { active: false } });
     try {
+      const bot = await makeUser(t, { fullName: 'Visible Bot' });
+      await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
       const q = await register(t.client(guest));
       await t.client(bob).post('/users/me/status', { status_text: 'hidden from guests' });
       await t.client(guest).post('/users/me/status', { status_text: 'guest here' });
+      // Bots stay accessible to every guest, as in the register response.
+      await t.client(admin).post(`/users/${bot.userId}/status`, { status_text: 'beeping' });
       const events = await poll(t.client(guest), q.queue_id);
-      expect(events.map((e) => e.user_id)).toEqual([guest.userId]);
+      expect(events.map((e) => e.user_id)).toEqual([guest.userId, bot.userId]);
+      expect((await t.client(guest).get(`/users/${bot.userId}/status`)).status).toBe(200);
       const read = await t.client(guest).get(`/users/${bob.userId}/status`);
       expectError(read, 'Insufficient permission');
     } finally {
