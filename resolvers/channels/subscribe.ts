@@ -189,6 +189,11 @@ async function canSubscribe(tx: Prisma.TransactionClient, ctx: Context, actor: U
   return isUserInGroup(tx, actor, ctx.realm.canAddSubscribersGroupId);
 }
 
+async function subscriptionCounts(tx: Prisma.TransactionClient, users: { id: number }[]): Promise<Map<number, number>> {
+  const rows = await tx.subscription.groupBy({ by: ['userId'], where: { userId: { in: users.map((u) => u.id) } }, _count: { _all: true } });
+  return new Map(rows.map((row) => [row.userId, row._count._all]));
+}
+
 export async function subscribe(ctx: Context, actor: User, input: SubscribeInput): Promise<SubscribeOutcome> {
   if (!input.subscriptions.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
   return ctx.db.$transaction((tx) => subscribeInTransaction(tx, ctx, actor, input));
@@ -218,6 +223,9 @@ export async function subscribeInTransaction(tx: Prisma.TransactionClient, ctx: 
     created.push(channel);
     channels.push({ channel, isNew: true });
   }
+  // Each user's number of subscriptions picks the colour of the next one (Zulip's palette, round
+  // robin); read once when first needed and kept current as this request adds subscriptions.
+  let colorIndex: Map<number, number> | undefined;
   for (const { channel, isNew } of channels) {
     let authorized = isNew;
     if (!authorized) {
@@ -229,22 +237,30 @@ export async function subscribeInTransaction(tx: Prisma.TransactionClient, ctx: 
       result.unauthorized.push(channel.name);
       continue;
     }
+    // One read and at most two writes per channel, however many users are being subscribed.
+    const existingRows = await tx.subscription.findMany({ where: { channelId: channel.id, userId: { in: targets.map((target) => target.id) } } });
+    const existingByUser = new Map(existingRows.map((sub) => [sub.userId, sub]));
+    const reactivated: number[] = [];
+    const fresh: { userId: number; channelId: number; color: string }[] = [];
     for (const target of targets) {
-      const existing = await tx.subscription.findUnique({ where: { userId_channelId: { userId: target.id, channelId: channel.id } } });
+      const existing = existingByUser.get(target.id);
       const key = String(target.id);
       if (existing?.active) {
         (result.alreadySubscribed[key] ??= []).push(channel.name);
         continue;
       }
       if (existing) {
-        await tx.subscription.update({ where: { id: existing.id }, data: { active: true } });
+        reactivated.push(existing.id);
       } else {
-        const count = await tx.subscription.count({ where: { userId: target.id } });
-        await tx.subscription.create({ data: { userId: target.id, channelId: channel.id, color: pickColor(count) } });
+        const count = (colorIndex ??= await subscriptionCounts(tx, targets)).get(target.id) ?? 0;
+        colorIndex.set(target.id, count + 1);
+        fresh.push({ userId: target.id, channelId: channel.id, color: pickColor(count) });
       }
       (result.subscribed[key] ??= []).push(channel.name);
       added.push({ userId: target.id, channelId: channel.id });
     }
+    if (reactivated.length) await tx.subscription.updateMany({ where: { id: { in: reactivated } }, data: { active: true } });
+    if (fresh.length) await tx.subscription.createMany({ data: fresh });
   }
   return { result, created, added };
 }

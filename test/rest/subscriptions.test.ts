@@ -2,6 +2,7 @@
 // unsubscribe, the subscription list, personal settings and subscriber lists, with the permission
 // matrix of each rule and the events each change sends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL_COLORS } from '../../resolvers/users/create.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
@@ -253,6 +254,16 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
     expect(byEmail.body.subscribed).toEqual({ [carol.userId]: ['md'] });
     const byId = await c(alice).post(SUBS, { subscriptions: [{ name: 'md' }], principals: [carol.userId, bob.userId] });
     expect(byId.body).toMatchObject({ subscribed: { [bob.userId]: ['md'] }, already_subscribed: { [carol.userId]: ['md'] } });
+  });
+
+  it('gives each user the next colour of the palette for each new subscription, several at once', async () => {
+    const fresh = await makeUser(t, { fullName: 'Colour Fresh' });
+    const before = (await c(fresh).get(SUBS)).body.subscriptions.length;
+    const res = await c(alice).post(SUBS, { subscriptions: [{ name: 'hue-1' }, { name: 'hue-2' }, { name: 'hue-3' }], principals: [fresh.userId, alice.userId] });
+    expect(res.body.subscribed[fresh.userId]).toEqual(['hue-1', 'hue-2', 'hue-3']);
+    const subs = (await c(fresh).get(SUBS)).body.subscriptions as { name: string; color: string }[];
+    const colours = ['hue-1', 'hue-2', 'hue-3'].map((name) => subs.find((s) => s.name === name)!.color);
+    expect(colours).toEqual([before, before + 1, before + 2].map((i) => CHANNEL_COLORS[i % CHANNEL_COLORS.length]));
   });
 
   it('refuses unknown, deactivated and other-realm principals with 400 BAD_REQUEST, writing nothing', async () => {
