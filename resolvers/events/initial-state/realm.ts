@@ -1,6 +1,8 @@
 // The `realm` fetch type: organization settings, server settings and limits, plus the small
 // per-realm lists (domains, emoji, linkifiers, playgrounds, custom profile fields, bots metadata).
 import { realmUrl } from '../../realm/urls.ts';
+import { linkifierWire, listLinkifiers } from '../../linkifiers/actions.ts';
+import { fieldRecord, realmFields } from '../../users/profile-fields.ts';
 import { realmEmojiDict } from '../../emoji/custom.ts';
 import { serverSettings } from '../../realm/server-settings.ts';
 import {
@@ -234,15 +236,8 @@ export async function realmListsState(s: InitialState): Promise<Json> {
     // Clients without the linkifier_url_template capability cannot read URL templates: they get none.
     if (!s.capability('linkifier_url_template')) state.realm_linkifiers = [];
     else {
-      jobs.push(db.linkifier.findMany({ where: { realmId: realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }).then((rows) => {
-        state.realm_linkifiers = rows.map((l) => ({
-          id: l.id,
-          pattern: l.pattern,
-          url_template: l.urlTemplate,
-          example_input: l.exampleInput,
-          reverse_template: l.reverseTemplate,
-          alternative_url_templates: l.alternativeUrlTemplates,
-        }));
+      jobs.push(listLinkifiers(db, realm.id).then((rows) => {
+        state.realm_linkifiers = rows.map(linkifierWire);
       }));
     }
   }
@@ -258,18 +253,8 @@ export async function realmListsState(s: InitialState): Promise<Json> {
     // Spectators cannot see profiles.
     if (!user) state.custom_profile_fields = [];
     else {
-      jobs.push(db.customProfileField.findMany({ where: { realmId: realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }).then((rows) => {
-        state.custom_profile_fields = rows.map((f) => ({
-          id: f.id,
-          name: f.name,
-          type: f.fieldType,
-          hint: f.hint,
-          field_data: f.fieldData,
-          order: f.order,
-          required: f.required,
-          editable_by_user: f.editableByUser,
-          ...(f.displayInProfileSummary ? { display_in_profile_summary: true } : {}),
-        }));
+      jobs.push(realmFields(db, realm.id).then((rows) => {
+        state.custom_profile_fields = rows.map(fieldRecord);
       }));
     }
   }
