@@ -5,7 +5,7 @@ import type { Context } from '../../schema/context.ts';
 import type { User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError, IncompatibleParametersError, MissingArgumentError, InvalidArgumentError } from '../errors.ts';
 import { MAX_MESSAGES_PER_FETCH } from '../realm/version.ts';
-import { channelsWithReadableHistory, compileNarrow, type NarrowTerm } from './narrow.ts';
+import { compileNarrow, readableMessagesMatching, type NarrowTerm } from './narrow.ts';
 import { presentMessages, type MessageView } from './present.ts';
 
 /** Larger than any message ID: Zulip's "newest" anchor. */
@@ -69,13 +69,7 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
   }
 
   const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null });
-  const readable = narrow.channelWide ? await channelsWithReadableHistory(db, viewer) : [];
-  const access = narrow.channelWide
-    ? Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" = ANY(${readable}::int[]))`
-    : Prisma.sql`um."userId" IS NOT NULL`;
-  const from = Prisma.sql`FROM "Message" m
-    LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer.id}
-    WHERE m."realmId" = ${realm.id} AND ${access} AND ${narrow.where}`;
+  const from = await readableMessagesMatching(db, realm, viewer, narrow);
   const present = (ids: number[]) => presentMessages(db, realm, viewer, ids, {
     applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar,
     allowEmptyTopicName: input.allowEmptyTopicName, search: narrow.search,

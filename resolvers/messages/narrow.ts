@@ -235,3 +235,18 @@ function isCondition(operand: string, viewer: User): Prisma.Sql {
       throw new BadNarrowError(`unknown 'is' operand ${operand}`);
   }
 }
+
+/**
+ * `FROM … WHERE …` over the messages the viewer may read that match the narrow: their own
+ * (a UserMessage row), plus, for channel-wide narrows, channels whose history they may read.
+ * GET /messages and the narrow-based flag update select from the same window.
+ */
+export async function readableMessagesMatching(db: Db, realm: Realm, viewer: User, narrow: CompiledNarrow): Promise<Prisma.Sql> {
+  const readable = narrow.channelWide ? await channelsWithReadableHistory(db, viewer) : [];
+  const access = narrow.channelWide
+    ? Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" = ANY(${readable}::int[]))`
+    : Prisma.sql`um."userId" IS NOT NULL`;
+  return Prisma.sql`FROM "Message" m
+    LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer.id}
+    WHERE m."realmId" = ${realm.id} AND ${access} AND ${narrow.where}`;
+}

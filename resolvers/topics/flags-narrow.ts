@@ -6,7 +6,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, InvalidArgumentError } from '../errors.ts';
 import { MAX_MESSAGES_PER_FETCH } from '../realm/version.ts';
 import { EDITABLE_FLAGS, FLAG_COLUMNS, type FlagName } from '../messages/flags.ts';
-import { channelsWithReadableHistory, compileNarrow, type NarrowTerm } from '../messages/narrow.ts';
+import { compileNarrow, readableMessagesMatching, type NarrowTerm } from '../messages/narrow.ts';
 
 export interface FlagsNarrowInput {
   anchor: string;
@@ -40,13 +40,7 @@ export async function updateFlagsForNarrow(ctx: Context, user: User, input: Flag
   if (input.numBefore > 0 && input.numAfter > 0 && !input.includeAnchor) throw new BadRequestError('The anchor can only be excluded at an end of the range');
 
   const narrow = await compileNarrow(db, realm, user, input.narrow);
-  const readable = narrow.channelWide ? await channelsWithReadableHistory(db, user) : [];
-  const access = narrow.channelWide
-    ? Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" = ANY(${readable}::int[]))`
-    : Prisma.sql`um."userId" IS NOT NULL`;
-  const from = Prisma.sql`FROM "Message" m
-    LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${user.id}
-    WHERE m."realmId" = ${realm.id} AND ${access} AND ${narrow.where}`;
+  const from = await readableMessagesMatching(db, realm, user, narrow);
 
   let anchor: number;
   const name = input.anchor.trim();
