@@ -1,10 +1,9 @@
 // The REST facade: `/api/v1/*` → route table → GraphQL operation → Zulip-shaped JSON.
 // It decodes parameters and shapes responses; every rule lives behind the GraphQL field it calls.
 import type Koa from 'koa';
-import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { routes } from './routes.ts';
-import type { Route } from './route.ts';
-import { defaultVariables } from './route.ts';
+import { compileRoutes, type CompiledRoute } from './compile.ts';
 import { collectRawParams, decodeParams } from './params.ts';
 import { uploadedFiles } from './uploads.ts';
 import { envelopeForError, envelopeForGraphQLErrors, errorEnvelope, successEnvelope, type Envelope } from './errors.ts';
@@ -13,35 +12,8 @@ import type { RequestFacts } from '../server/context.ts';
 
 export type Executor = (document: DocumentNode, variables: Record<string, unknown>, facts: RequestFacts) => Promise<ExecutionResult>;
 
-interface CompiledRoute {
-  route: Route;
-  pattern: RegExp;
-  pathParamNames: string[];
-  document: DocumentNode;
-}
-
-/** Parses and validates every route's document once, at start-up: a broken route fails the boot. */
-export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
-  const compiled = routes.map((route) => {
-    const document = parse(route.document);
-    const errors = validate(schema, document);
-    if (errors.length) throw new Error(`Route ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-    const pathParamNames: string[] = [];
-    const pattern = new RegExp(
-      '^' + route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-        pathParamNames.push(name);
-        // Integer path parameters match digits only, so `/users/{user_id}` and `/users/{email}` coexist.
-        return route.params[name]?.type === 'int' ? '(-?\\d+)' : '([^/]+)';
-      }) + '/?$',
-    );
-    return { route, pattern, pathParamNames, document };
-  });
-  // Literal segments win over templates (`/users/me` before `/users/{user_id}`).
-  return compiled.sort((a, b) => a.pathParamNames.length - b.pathParamNames.length);
-}
-
 export function restFacade(schema: GraphQLSchema, execute: Executor): Koa.Middleware {
-  const compiled = compileRoutes(schema);
+  const compiled = compileRoutes(schema, routes);
   return async (ctx) => {
     const envelope = await handle(ctx, compiled, execute);
     ctx.status = envelope.status;
@@ -93,11 +65,11 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
     }
   });
   const raw = collectRawParams(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body, Boolean(ctx.is('application/json')));
-  const { values, ignored } = decodeParams(route.params, raw, pathParams, uploadedFiles(ctx));
-  const variables = route.variables ? route.variables(values) : defaultVariables(values);
-  const result = await execute(entry.document, variables, facts);
-  if (result.errors?.length) return envelopeForGraphQLErrors(result.errors);
-  const fields = route.shape ? route.shape(result.data, values) : {};
+  const { values, ignored } = decodeParams(entry.params, raw, pathParams, uploadedFiles(ctx));
+  const result = await execute(entry.document, entry.variables(values), facts);
+  if (result.errors?.length) return envelopeForGraphQLErrors(result.errors, entry.wireOfVariable);
+  const data = result.data as Record<string, any>;
+  const fields = route.shape ? route.shape(data[route.field], values, data) : {};
   return successEnvelope(fields, ignored);
 }
 

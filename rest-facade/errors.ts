@@ -1,7 +1,8 @@
 // Zulip's response envelope, in one place.
-import type { GraphQLError } from 'graphql';
+import { getNamedType, isListType, isNonNullType, type GraphQLError } from 'graphql';
+import type { WireVariable } from './compile.ts';
 import { asParleyError } from '../schema/errors.ts';
-import { BadRequestError, type ParleyError } from '../resolvers/errors.ts';
+import { BadRequestError, InvalidArgumentError, type ParleyError } from '../resolvers/errors.ts';
 
 export interface Envelope {
   status: number;
@@ -36,11 +37,34 @@ export function envelopeForError(error: unknown): Envelope {
   return internalErrorEnvelope();
 }
 
-export function envelopeForGraphQLErrors(errors: readonly GraphQLError[]): Envelope {
+/**
+ * A GraphQL result's errors as Zulip's envelope. Variable coercion errors (a value the argument's
+ * type refuses) name the wire parameter behind the variable, as Zulip names the parameter.
+ */
+export function envelopeForGraphQLErrors(errors: readonly GraphQLError[], wireOfVariable?: ReadonlyMap<string, WireVariable>): Envelope {
   const [first] = errors;
   // Variable coercion and validation errors come with no original error: the request was malformed.
-  if (first && !asParleyError(first) && !first.originalError && !first.path) {
+  if (first && !asParleyError(first) && !first.path && (!first.originalError || first.extensions?.code === 'BAD_REQUEST')) {
+    const variable = /^Variable "\$(\w+)" got invalid value/.exec(first.message)?.[1];
+    if (variable && wireOfVariable) {
+      const at = /at "\w+\.(\w+)/.exec(first.message)?.[1];
+      const param = (at && wireOfVariable.get(`${variable}.${at}`)) || wireOfVariable.get(variable);
+      if (param) return errorEnvelope(invalidValue(param));
+    }
     return errorEnvelope(new BadRequestError(first.message));
   }
   return envelopeForError(first);
+}
+
+/** Zulip's wording for a value of the wrong type (typed_endpoint's validators). */
+function invalidValue({ wire, type }: WireVariable): InvalidArgumentError {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return new InvalidArgumentError(wire, `${wire} is not a list`);
+  switch (getNamedType(inner).name) {
+    case 'Int': return new InvalidArgumentError(wire, `${wire} is not an integer`);
+    case 'Float': return new InvalidArgumentError(wire, `${wire} is not a number`);
+    case 'Boolean': return new InvalidArgumentError(wire, `${wire} is not a boolean`);
+    case 'String': return new InvalidArgumentError(wire, `${wire} is not a string`);
+    default: return new InvalidArgumentError(wire, `Invalid ${wire}`);
+  }
 }

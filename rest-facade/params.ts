@@ -2,9 +2,12 @@
 // parameters once; values arrive as strings (query string, urlencoded or multipart body) or as JSON
 // values (JSON body), lists and objects JSON-encoded; every failure gets Zulip's wording.
 import { InvalidArgumentError, MissingArgumentError, BadRequestError } from '../resolvers/errors.ts';
+import type { CompiledParam } from './compile.ts';
 
 export type ParamType =
   | 'int'
+  /** a JSON number (IDs and timestamps beyond 32 bits) */
+  | 'float'
   | 'bool'
   | 'string'
   | 'intList'
@@ -30,16 +33,6 @@ export interface RawUpload {
   fileName: string;
   contentType: string | null;
   bytes: Buffer;
-}
-
-export interface ParamSpec {
-  type: ParamType;
-  required?: boolean;
-  default?: unknown;
-  /** Where the value comes from; `path` for `{name}` segments. */
-  in?: 'path' | 'any';
-  /** Other wire names accepted for this parameter (deprecated spellings). */
-  aliases?: string[];
 }
 
 export type RawParams = Record<string, unknown>;
@@ -103,6 +96,11 @@ function decodeRaw(name: string, type: ParamType, value: unknown): unknown {
       throw new InvalidArgumentError(name, `${name} is not a string`);
     case 'int':
       return toInt(name, value);
+    case 'float': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) throw new InvalidArgumentError(name, `${name} is not a number`);
+      return n;
+    }
     case 'bool':
       return toBool(name, value);
     case 'stringOrInt':
@@ -156,25 +154,26 @@ function decodeRaw(name: string, type: ParamType, value: unknown): unknown {
 }
 
 /**
- * Decodes the declared parameters; returns the values (by wire name) and the names the endpoint
+ * Decodes an endpoint's parameters; returns the values (by wire name) and the names the endpoint
  * does not support (Zulip's `ignored_parameters_unsupported`).
  */
 export function decodeParams(
-  specs: Record<string, ParamSpec>,
+  params: readonly CompiledParam[],
   raw: RawParams,
   pathParams: Record<string, string>,
   files: RawUpload[] = [],
 ): { values: Record<string, unknown>; ignored: string[] } {
   const values: Record<string, unknown> = {};
   const used = new Set<string>();
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const param of params) {
+    const name = param.wire;
     let value: unknown;
-    if (spec.in === 'path') {
+    if (param.inPath) {
       value = pathParams[name];
-    } else if (spec.type === 'file') {
+    } else if (param.decode === 'file') {
       value = files;
     } else {
-      for (const key of [name, ...(spec.aliases ?? [])]) {
+      for (const key of [name, ...param.aliases]) {
         if (raw[key] !== undefined) {
           value = raw[key];
           used.add(key);
@@ -182,16 +181,16 @@ export function decodeParams(
         }
       }
     }
-    if (Array.isArray(value) && spec.type !== 'json' && spec.type !== 'file') {
+    if (Array.isArray(value) && param.decode !== 'file') {
       // A repeated form field: Zulip reads the last one.
       value = value[value.length - 1];
     }
     if (value === undefined) {
-      if (spec.required) throw new MissingArgumentError(name);
-      if (spec.default !== undefined) values[name] = spec.default;
+      if (param.required) throw new MissingArgumentError(name);
+      if (param.default !== undefined) values[name] = param.default;
       continue;
     }
-    values[name] = decodeValue(name, spec.type, value);
+    values[name] = decodeValue(name, param.decode, value);
   }
   const ignored = Object.keys(raw).filter((key) => !used.has(key));
   return { values, ignored };

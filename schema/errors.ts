@@ -53,6 +53,11 @@ export function maskError(error: unknown, message: string): Error {
   const parley = asParleyError(error);
   if (parley) return toGraphQLError(parley, graphQLError.path);
   if (error instanceof GraphQLError && !error.originalError) return error; // parse/validation errors
+  // A variable's value its type refuses (coercion wraps the scalar's own GraphQLError): the
+  // request's fault, reported as such rather than masked as an internal error.
+  if (error instanceof GraphQLError && !error.path && error.originalError instanceof GraphQLError) {
+    return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_REQUEST', httpStatus: 400 } });
+  }
   console.error(error);
   return new GraphQLError(message, { path: graphQLError?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }

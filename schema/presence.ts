@@ -1,7 +1,7 @@
 // Presence: who is online, as clients report it.
 import { builder } from './builder.ts';
 import type { PresenceSnapshot, PresenceView } from '../resolvers/presence/presence.ts';
-import { legacyStatus } from '../resolvers/presence/presence.ts';
+import { isOffline, legacyStatus } from '../resolvers/presence/presence.ts';
 
 export const UserPresenceType = builder.objectRef<PresenceView>('UserPresence').implement({
   description: 'One user\'s presence. A user is online while `idleTimestamp` is recent (within the offline threshold), and fully present while `activeTimestamp` is.',
@@ -12,6 +12,13 @@ export const UserPresenceType = builder.objectRef<PresenceView>('UserPresence').
     idleTimestamp: t.int({ description: 'UNIX time the user last had any client connected.', resolve: (p) => p.idleTimestamp }),
     legacyStatus: t.string({ description: 'Legacy format: `active` or `idle`.', resolve: (p) => legacyStatus(p).status }),
     legacyTimestamp: t.int({ description: 'Legacy format: the UNIX time that status dates from.', resolve: (p) => legacyStatus(p).timestamp }),
+    aggregatedStatus: t.string({
+      description: 'Legacy format, across the user\'s clients: `active`, `idle`, or `offline` once the last report is older than the offline threshold.',
+      resolve: (p) => {
+        const { status, timestamp } = legacyStatus(p);
+        return isOffline(timestamp) ? 'offline' : status;
+      },
+    }),
     updateId: t.float({ description: 'Orders presence changes: pass the highest seen as `lastUpdateId` to fetch only newer ones.', resolve: (p) => p.updateId }),
   }),
 });

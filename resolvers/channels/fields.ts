@@ -29,6 +29,7 @@ builder.queryFields((t) => ({
       includeAll: t.arg.boolean({ defaultValue: false, description: 'Every channel the viewer has metadata access to.' }),
       includeDefault: t.arg.boolean({ defaultValue: false }),
       includeCanAccessContent: t.arg.boolean({ defaultValue: false }),
+      includeOwnerSubscribed: t.arg.boolean({ defaultValue: false, description: 'For a bot: also the channels its owner is subscribed to.' }),
     },
     resolve: async (query, _root, args, ctx) => {
       const user = requireUser(ctx);
@@ -40,6 +41,9 @@ builder.queryFields((t) => ({
       const subscribed = new Set(
         (await ctx.db.subscription.findMany({ where: { userId: user.id, active: true }, select: { channelId: true } })).map((s) => s.channelId),
       );
+      const ownerSubscribed = args.includeOwnerSubscribed && user.isBot && user.botOwnerId != null
+        ? new Set((await ctx.db.subscription.findMany({ where: { userId: user.botOwnerId, active: true }, select: { channelId: true } })).map((s) => s.channelId))
+        : new Set<number>();
       const defaults = new Set(
         (await ctx.db.defaultChannel.findMany({ where: { realmId: ctx.realm.id }, select: { channelId: true } })).map((d) => d.channelId),
       );
@@ -48,6 +52,7 @@ builder.queryFields((t) => ({
         const isSub = subscribed.has(channel.id);
         let include =
           (args.includeSubscribed && isSub) ||
+          ownerSubscribed.has(channel.id) ||
           (args.includeWebPublic && channel.isWebPublic) ||
           (args.includeDefault && defaults.has(channel.id)) ||
           (args.includePublic && !channel.inviteOnly && user.role !== 600);

@@ -83,4 +83,16 @@ builder.mutationFields((t) => ({
       return true;
     },
   }),
+  updateSubscriptionProperty: t.boolean({
+    description: 'Changes one personal setting of one subscribed channel (Zulip\'s older PATCH /users/me/subscriptions/{stream_id}).',
+    args: {
+      channelId: t.arg.int({ required: true, description: 'The channel.' }),
+      property: t.arg.string({ required: true, description: 'The setting: color, is_muted, in_home_view, pin_to_top, or a notification setting.' }),
+      value: t.arg({ type: 'JSON', description: 'Its new value; null (or omitted) resets a notification setting to the user\'s default.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await updateSubscriptionProperties(ctx, requireUser(ctx), [{ streamId: args.channelId, property: args.property, value: args.value ?? null }]);
+      return true;
+    },
+  }),
 }));

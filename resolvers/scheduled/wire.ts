@@ -57,9 +57,11 @@ export function reminderView(row: ScheduledMessage): ReminderView {
   };
 }
 
-/** The wire record (snake_case), as events and GET /scheduled_messages carry it. */
-export function scheduledMessageRecord(row: ScheduledMessage): Record<string, unknown> {
-  const v = scheduledMessageView(row);
+/**
+ * The wire record (snake_case), as events and GET /scheduled_messages carry it; from a view, or from
+ * a GraphQL selection of all of a ScheduledMessage's fields (the same keys).
+ */
+export function scheduledMessageWire(v: ScheduledMessageView): Record<string, unknown> {
   return {
     scheduled_message_id: v.scheduledMessageId,
     type: v.type,
@@ -72,8 +74,7 @@ export function scheduledMessageRecord(row: ScheduledMessage): Record<string, un
   };
 }
 
-export function reminderRecord(row: ScheduledMessage): Record<string, unknown> {
-  const v = reminderView(row);
+export function reminderWire(v: ReminderView): Record<string, unknown> {
   return {
     reminder_id: v.reminderId,
     type: v.type,
@@ -84,4 +85,12 @@ export function reminderRecord(row: ScheduledMessage): Record<string, unknown> {
     failed: v.failed,
     reminder_target_message_id: v.reminderTargetMessageId,
   };
+}
+
+export function scheduledMessageRecord(row: ScheduledMessage): Record<string, unknown> {
+  return scheduledMessageWire(scheduledMessageView(row));
+}
+
+export function reminderRecord(row: ScheduledMessage): Record<string, unknown> {
+  return reminderWire(reminderView(row));
 }

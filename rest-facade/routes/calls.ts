@@ -4,24 +4,11 @@ import type { Route } from '../route.ts';
 
 export const callRoutes: Route[] = ['provider', 'zoom'].flatMap((provider): Route[] => [
   {
-    method: 'POST', path: `/calls/${provider}/create`,
-    params: { is_video_call: { type: 'bool', default: true } },
-    document: `mutation($isVideoCall: Boolean) { createVideoCall(provider: "${provider}", isVideoCall: $isVideoCall) { url } }`,
-    shape: (d) => ({ url: d.createVideoCall.url }),
+    method: 'POST', path: `/calls/${provider}/create`, field: 'createVideoCall', fixed: { provider },
+    shape: (call) => ({ url: call.url }),
   },
-  {
-    // Zulip redirects the browser; an API client gets the URL to open instead.
-    method: 'GET', path: `/calls/${provider}/register`, params: {},
-    document: `mutation { startVideoCallAuthorization(provider: "${provider}") }`,
-    shape: (d) => ({ url: d.startVideoCallAuthorization }),
-  },
-  {
-    method: 'GET', path: `/calls/${provider}/complete`, public: true,
-    params: { code: { type: 'string', required: true }, state: { type: 'string', required: true } },
-    document: `mutation($code: String!, $state: String!) { completeVideoCallAuthorization(provider: "${provider}", code: $code, state: $state) }`,
-  },
-  {
-    method: 'DELETE', path: `/calls/${provider}`, params: {},
-    document: `mutation { revokeVideoCallAuthorization(provider: "${provider}") }`,
-  },
+  // Zulip redirects the browser; an API client gets the URL to open instead.
+  { method: 'GET', path: `/calls/${provider}/register`, field: 'startVideoCallAuthorization', fixed: { provider }, shape: (url) => ({ url }) },
+  { method: 'GET', path: `/calls/${provider}/complete`, public: true, field: 'completeVideoCallAuthorization', fixed: { provider } },
+  { method: 'DELETE', path: `/calls/${provider}`, field: 'revokeVideoCallAuthorization', fixed: { provider } },
 ]);

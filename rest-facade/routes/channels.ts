@@ -1,4 +1,4 @@
-// Channels and subscriptions.
+// Channels: the directory and channel lookup.
 import type { Route } from '../route.ts';
 import { snakeKeys } from '../route.ts';
 
@@ -6,38 +6,21 @@ export const CHANNEL_FIELDS = `streamId name description renderedDescription dat
 
 export const channelRoutes: Route[] = [
   {
-    method: 'GET', path: '/streams',
-    params: {
-      include_public: { type: 'bool', default: true },
-      include_web_public: { type: 'bool', default: false },
-      include_subscribed: { type: 'bool', default: true },
-      exclude_archived: { type: 'bool', default: true },
-      include_all_active: { type: 'bool', default: false },
-      include_all: { type: 'bool', default: false },
-      include_default: { type: 'bool', default: false },
-      include_owner_subscribed: { type: 'bool', default: false },
-      include_can_access_content: { type: 'bool', default: false },
-    },
-    document: `query($includePublic: Boolean, $includeWebPublic: Boolean, $includeSubscribed: Boolean, $excludeArchived: Boolean, $includeAll: Boolean, $includeDefault: Boolean, $includeCanAccessContent: Boolean) {
-      channels(includePublic: $includePublic, includeWebPublic: $includeWebPublic, includeSubscribed: $includeSubscribed, excludeArchived: $excludeArchived, includeAll: $includeAll, includeDefault: $includeDefault, includeCanAccessContent: $includeCanAccessContent) { ${CHANNEL_FIELDS} } }`,
+    method: 'GET', path: '/streams', field: 'channels',
     // include_all_active is the deprecated spelling of include_all.
-    variables: (p) => ({
-      includePublic: p.include_public, includeWebPublic: p.include_web_public, includeSubscribed: p.include_subscribed,
-      excludeArchived: p.exclude_archived, includeAll: p.include_all || p.include_all_active, includeDefault: p.include_default,
-      includeCanAccessContent: p.include_can_access_content,
-    }),
-    shape: (d) => ({ streams: snakeKeys(d.channels) }),
+    params: { include_all: { aliases: ['include_all_active'] } },
+    select: CHANNEL_FIELDS,
+    shape: (channels) => ({ streams: snakeKeys(channels) }),
   },
   {
-    method: 'GET', path: '/streams/{stream_id}',
-    params: { stream_id: { type: 'int', in: 'path', required: true } },
-    document: `query($streamId: Int!) { channel(channelId: $streamId) { ${CHANNEL_FIELDS} } }`,
-    shape: (d) => ({ stream: snakeKeys(d.channel) }),
+    method: 'GET', path: '/streams/{stream_id}', field: 'channel',
+    params: { stream_id: { arg: 'channelId' } },
+    select: CHANNEL_FIELDS,
+    shape: (channel) => ({ stream: snakeKeys(channel) }),
   },
   {
-    method: 'GET', path: '/get_stream_id',
-    params: { stream: { type: 'string', required: true } },
-    document: `query($stream: String!) { channelIdByName(name: $stream) }`,
-    shape: (d) => ({ stream_id: d.channelIdByName }),
+    method: 'GET', path: '/get_stream_id', field: 'channelIdByName',
+    params: { stream: { arg: 'name' } },
+    shape: (id) => ({ stream_id: id }),
   },
 ];

@@ -3,25 +3,11 @@ import type { Route } from '../route.ts';
 import { snakeKeys } from '../route.ts';
 
 export const domainRoutes: Route[] = [
+  { method: 'GET', path: '/realm/domains', field: 'realmDomains', select: 'domain allowSubdomains', shape: (domains) => ({ domains: snakeKeys(domains) }) },
   {
-    method: 'GET', path: '/realm/domains', params: {},
-    document: `query { realmDomains { domain allowSubdomains } }`,
-    shape: (d) => ({ domains: snakeKeys(d.realmDomains) }),
+    method: 'POST', path: '/realm/domains', field: 'addRealmDomain', select: 'id domain',
+    shape: (added) => ({ new_domain: [added.id, added.domain] }),
   },
-  {
-    method: 'POST', path: '/realm/domains',
-    params: { domain: { type: 'string', required: true }, allow_subdomains: { type: 'bool', required: true } },
-    document: `mutation($domain: String!, $allowSubdomains: Boolean!) { addRealmDomain(domain: $domain, allowSubdomains: $allowSubdomains) { id domain } }`,
-    shape: (d) => ({ new_domain: [d.addRealmDomain.id, d.addRealmDomain.domain] }),
-  },
-  {
-    method: 'PATCH', path: '/realm/domains/{domain}',
-    params: { domain: { type: 'string', in: 'path', required: true }, allow_subdomains: { type: 'bool', required: true } },
-    document: `mutation($domain: String!, $allowSubdomains: Boolean!) { changeRealmDomain(domain: $domain, allowSubdomains: $allowSubdomains) }`,
-  },
-  {
-    method: 'DELETE', path: '/realm/domains/{domain}',
-    params: { domain: { type: 'string', in: 'path', required: true } },
-    document: `mutation($domain: String!) { removeRealmDomain(domain: $domain) }`,
-  },
+  { method: 'PATCH', path: '/realm/domains/{domain}', field: 'changeRealmDomain' },
+  { method: 'DELETE', path: '/realm/domains/{domain}', field: 'removeRealmDomain' },
 ];

@@ -4,20 +4,14 @@ import { snakeKeys } from '../route.ts';
 
 export const emojiRoutes: Route[] = [
   {
-    method: 'GET', path: '/realm/emoji', params: {},
-    document: `query { customEmoji { id name sourceUrl stillUrl deactivated authorId } }`,
-    shape: (d) => ({ emoji: Object.fromEntries(d.customEmoji.map((e: { id: string }) => [e.id, snakeKeys(e)])) }),
+    method: 'GET', path: '/realm/emoji', field: 'customEmoji',
+    select: 'id name sourceUrl stillUrl deactivated authorId',
+    shape: (emoji) => ({ emoji: Object.fromEntries(emoji.map((e: { id: string }) => [e.id, snakeKeys(e)])) }),
   },
   {
-    method: 'POST', path: '/realm/emoji/{emoji_name}',
-    params: { emoji_name: { type: 'string', in: 'path', required: true }, files: { type: 'file' } },
-    document: `mutation($name: String!, $files: [FileUpload!]!) { addCustomEmoji(name: $name, files: $files) { id } }`,
-    variables: (p) => ({ name: p.emoji_name, files: p.files }),
+    method: 'POST', path: '/realm/emoji/{emoji_name}', field: 'addCustomEmoji', select: 'id',
+    // Zulip reads every file of the request, whatever its field name.
+    params: { emoji_name: { arg: 'name' }, files: { decode: 'file' } },
   },
-  {
-    method: 'DELETE', path: '/realm/emoji/{emoji_name}',
-    params: { emoji_name: { type: 'string', in: 'path', required: true } },
-    document: `mutation($name: String!) { deactivateCustomEmoji(name: $name) }`,
-    variables: (p) => ({ name: p.emoji_name }),
-  },
+  { method: 'DELETE', path: '/realm/emoji/{emoji_name}', field: 'deactivateCustomEmoji', params: { emoji_name: { arg: 'name' } } },
 ];

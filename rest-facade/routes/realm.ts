@@ -3,22 +3,5 @@
 import type { Route } from '../route.ts';
 
 export const realmRoutes: Route[] = [
-  {
-    method: 'PATCH', path: '/realm',
-    params: {
-      moderation_request_channel_id: { type: 'int' },
-      new_stream_announcements_stream_id: { type: 'int' },
-      signup_announcements_stream_id: { type: 'int' },
-      zulip_update_announcements_stream_id: { type: 'int' },
-    },
-    document: `mutation($channels: NotificationChannelsInput!) { updateRealmNotificationChannels(channels: $channels) }`,
-    variables: (p) => ({
-      channels: {
-        moderationRequestChannelId: p.moderation_request_channel_id ?? null,
-        newStreamAnnouncementsStreamId: p.new_stream_announcements_stream_id ?? null,
-        signupAnnouncementsStreamId: p.signup_announcements_stream_id ?? null,
-        zulipUpdateAnnouncementsStreamId: p.zulip_update_announcements_stream_id ?? null,
-      },
-    }),
-  },
+  { method: 'PATCH', path: '/realm', field: 'updateRealmNotificationChannels', params: { channels: { flatten: true } } },
 ];

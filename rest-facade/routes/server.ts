@@ -4,10 +4,9 @@ import { snakeKeys } from '../route.ts';
 
 export const serverRoutes: Route[] = [
   {
-    method: 'GET', path: '/server_settings', public: true, params: {},
-    document: `query { serverSettings { zulipVersion zulipMergeBase zulipFeatureLevel pushNotificationsEnabled isIncompatible emailAuthEnabled requireEmailFormatUsernames realmUrl realmName realmIcon realmDescription realmWebPublicAccessEnabled authenticationMethods { password dev email ldap remoteuser github azuread gitlab apple google saml openidConnect } } }`,
-    shape: (d) => {
-      const { authenticationMethods, ...rest } = d.serverSettings;
+    method: 'GET', path: '/server_settings', public: true, field: 'serverSettings',
+    shape: (settings) => {
+      const { authenticationMethods, ...rest } = settings;
       const { openidConnect, ...methods } = authenticationMethods;
       return {
         ...snakeKeys(rest),
@@ -17,16 +16,6 @@ export const serverRoutes: Route[] = [
       };
     },
   },
-  {
-    method: 'POST', path: '/fetch_api_key', public: true,
-    params: { username: { type: 'string', required: true }, password: { type: 'string', required: true } },
-    document: `mutation($username: String!, $password: String!) { fetchApiKey(username: $username, password: $password) { apiKey email userId } }`,
-    shape: (d) => snakeKeys(d.fetchApiKey),
-  },
-  {
-    method: 'POST', path: '/dev_fetch_api_key', public: true,
-    params: { username: { type: 'string', required: true } },
-    document: `mutation($username: String!) { devFetchApiKey(username: $username) { apiKey email userId } }`,
-    shape: (d) => snakeKeys(d.devFetchApiKey),
-  },
+  { method: 'POST', path: '/fetch_api_key', public: true, field: 'fetchApiKey', shape: (key) => snakeKeys(key) },
+  { method: 'POST', path: '/dev_fetch_api_key', public: true, field: 'devFetchApiKey', shape: (key) => snakeKeys(key) },
 ];
