@@ -188,3 +188,14 @@ export class CannotDeactivateGroupInUseError extends ParleyError {
     super('Cannot deactivate user group in use.', { objections });
   }
 }
+
+/**
+ * Concurrent requests kept colliding on the same rows (serialization failures or deadlocks, retried
+ * a bounded number of times first): the caller may simply try again.
+ */
+export class ConcurrentUpdateError extends ParleyError {
+  override readonly httpStatus = 409;
+  constructor() {
+    super('Another request changed the same data at the same time; please try again.');
+  }
+}

@@ -8,6 +8,8 @@ import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe
 import { groupSettingArgs, subscribeCreationArgs } from './subscribe-args.ts';
 import { isAdmin } from '../users/roles.ts';
 import { BadRequestError } from '../errors.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 export const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
   description: 'A channel to subscribe to, by name; created with this description when it does not exist.',

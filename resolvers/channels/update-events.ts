@@ -2,6 +2,7 @@
 // shape), `stream create` for users who can newly see the channel and `stream delete` for those who
 // no longer can.
 import type { Channel } from '../../prisma/generated/client/client.ts';
+import type { StreamUpdateEvent } from './events.ts';
 import type { Context } from '../../schema/context.ts';
 import { GroupIndex } from '../events/initial-state/groups.ts';
 import { channelRecord } from './wire.ts';
@@ -15,7 +16,7 @@ export interface ChannelChange {
   extra?: Record<string, unknown>;
 }
 
-export function streamUpdateEvent(channel: Pick<Channel, 'id' | 'name'>, change: ChannelChange) {
+export function streamUpdateEvent(channel: Pick<Channel, 'id' | 'name'>, change: ChannelChange): StreamUpdateEvent {
   return { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: change.property, value: change.value, ...change.extra };
 }
 

@@ -3,6 +3,8 @@ import { builder } from '../../schema/builder.ts';
 import { CustomEmojiType, FileUploadInput } from '../../schema/emoji.ts';
 import { requireUser } from '../../schema/context.ts';
 import { addCustomEmoji, customEmojiRows, deactivateCustomEmoji, realmEmojiRecord } from './custom.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 builder.queryFields((t) => ({
   customEmoji: t.field({

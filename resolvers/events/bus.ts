@@ -2,10 +2,9 @@
 // (REST event queues, GraphQL subscriptions) subscribe here. With several server processes the bus
 // is bridged over Redis (see resolvers/events/redis/bus.ts), so consumers never care where an event arose.
 
-export interface ParleyEvent {
-  type: string;
-  [key: string]: unknown;
-}
+import type { ParleyEvent } from './kinds.ts';
+
+export type { ParleyEvent } from './kinds.ts';
 
 /** One event addressed to some users of one realm. */
 export interface Delivery {

@@ -5,28 +5,24 @@ import { requireUser } from '../../schema/context.ts';
 import { MessageType, NarrowTermInput } from '../../schema/messages.ts';
 import { TypingNotification, type TypingShape } from '../../schema/live.ts';
 import type { MessageView } from '../messages/present.ts';
-import { matchesNarrow, type MessageEventPayload } from './shape.ts';
+import { checkNarrowForEvents, matchesNarrow } from '../messages/narrow-filter.ts';
 import { deliveriesFor, stoppable } from './bus-iterator.ts';
-import { BadRequestError } from '../errors.ts';
-
-const SUPPORTED = new Set(['channel', 'stream', 'topic', 'sender', 'is']);
 
 builder.subscriptionFields((t) => ({
   newMessages: t.field({
     type: MessageType,
-    description: 'Each new message the viewer receives, optionally only those matching a narrow (channel, topic, sender, is:dm).',
+    description: 'Each new message the viewer receives, optionally only those matching a narrow (as an event queue\'s: channel, topic, exact-topic, sender, is:dm/starred/unread/mentioned/alerted/resolved).',
     args: { narrow: t.arg({ type: [NarrowTermInput], defaultValue: [], description: 'Filters; all must match.' }) },
     subscribe: (_root, args, ctx) => {
       const viewer = requireUser(ctx);
-      const narrow = (args.narrow ?? []).map((term) => {
-        if (!SUPPORTED.has(term.operator)) throw new BadRequestError(`Invalid narrow operator: unknown operator ${term.operator}`);
-        return [term.operator, String(term.operand)] as [string, string];
-      });
+      const narrow = (args.narrow ?? []).map((term) => [term.operator, String(term.operand)] as [string, string]);
+      checkNarrowForEvents(narrow);
       return stoppable((signal) => deliveriesFor<MessageView>(ctx.events, (delivery) => {
-        if (delivery.realmId !== viewer.realmId || delivery.event.type !== 'message' || !delivery.userIds.includes(viewer.id)) return undefined;
-        const { message, flags_by_user: flags } = delivery.event as MessageEventPayload;
-        if (!matchesNarrow(narrow, message)) return undefined;
-        return { ...message, flags: flags[viewer.id] ?? [] };
+        const event = delivery.event;
+        if (delivery.realmId !== viewer.realmId || event.type !== 'message' || !delivery.userIds.includes(viewer.id)) return undefined;
+        const flags = event.flags_by_user[viewer.id] ?? [];
+        if (!matchesNarrow(narrow, event.message, flags)) return undefined;
+        return { ...event.message, flags };
       }, signal), ctx.signal);
     },
     resolve: (message) => message,

@@ -1,8 +1,9 @@
 // Queues outlive a graceful restart: saved to the database when the server stops, restored (and
 // removed from the table) when it starts. A crash loses them, as Zulip's in-memory queues are lost.
+// Snapshots saved by a server whose queue format differs are dropped (see QUEUE_FORMAT_VERSION).
 import type { Db } from '../../prisma/database.ts';
 import type { QueueRegistry } from './registry.ts';
-import type { QueueSnapshot } from './queue.ts';
+import { QUEUE_FORMAT_VERSION, type QueueSnapshot } from './queue.ts';
 
 export async function saveQueues(db: Db, registry: QueueRegistry): Promise<number> {
   const snapshots = registry.snapshots();
@@ -22,7 +23,8 @@ export async function restoreQueues(db: Db, registry: QueueRegistry): Promise<nu
   if (!rows.length) return 0;
   // Time spent down does not count against a queue's idle timeout.
   const now = Date.now();
-  registry.restore(rows.map((row) => ({ ...(row.data as unknown as QueueSnapshot), lastAccess: now })));
+  const snapshots = rows.map((row) => row.data as unknown as QueueSnapshot).filter((s) => s.formatVersion === QUEUE_FORMAT_VERSION);
+  registry.restore(snapshots.map((s) => ({ ...s, lastAccess: now })));
   await db.persistedEventQueue.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } });
-  return rows.length;
+  return snapshots.length;
 }

@@ -1,6 +1,6 @@
 // One client's event queue: the events addressed to it that it has not acknowledged yet, and at
 // most one long-poll waiting for the next one.
-import type { ParleyEvent } from './bus.ts';
+import type { WireEvent } from './kinds.ts';
 
 export interface QueueOptions {
   /** Event types to receive; null = all. */
@@ -14,11 +14,29 @@ export interface QueueOptions {
   idleTimeoutSecs: number;
 }
 
-export interface QueuedEvent extends ParleyEvent {
-  id: number;
+/** An event in a queue: its wire form and its ID in that queue. */
+export type QueuedEvent = WireEvent & { id: number };
+
+/**
+ * The format of saved queues (snapshots in the database, queues in Redis). Bump it whenever
+ * QueueOptions or the queued events change shape: queues saved in another format are dropped when
+ * read, and their clients register again, as after any BAD_EVENT_QUEUE_ID.
+ */
+export const QUEUE_FORMAT_VERSION = 1;
+
+/** Options as saved beside a queue, with the format they were saved in. */
+export function encodeQueueOptions(options: QueueOptions): string {
+  return JSON.stringify({ formatVersion: QUEUE_FORMAT_VERSION, ...options });
+}
+
+/** Options saved by encodeQueueOptions; null when they were saved in another format. */
+export function decodeQueueOptions(json: string): QueueOptions | null {
+  const { formatVersion, ...options } = JSON.parse(json) as QueueOptions & { formatVersion?: number };
+  return formatVersion === QUEUE_FORMAT_VERSION ? options : null;
 }
 
 export interface QueueSnapshot {
+  formatVersion: number;
   id: string;
   realmId: number;
   userId: number | null;
@@ -55,14 +73,14 @@ export class EventQueue {
   }
 
   snapshot(): QueueSnapshot {
-    return { id: this.id, realmId: this.realmId, userId: this.userId, options: this.options, events: this.events, nextEventId: this.nextEventId, lastAccess: this.lastAccess };
+    return { formatVersion: QUEUE_FORMAT_VERSION, id: this.id, realmId: this.realmId, userId: this.userId, options: this.options, events: this.events, nextEventId: this.nextEventId, lastAccess: this.lastAccess };
   }
 
   get lastEventId(): number {
     return this.nextEventId - 1;
   }
 
-  push(event: ParleyEvent): QueuedEvent {
+  push(event: WireEvent): QueuedEvent {
     const queued = { ...event, id: this.nextEventId++ } as QueuedEvent;
     this.events.push(queued);
     for (const waiter of [...this.waiters]) waiter.wake(this.eventsAfter(waiter.afterId));

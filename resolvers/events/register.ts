@@ -1,6 +1,7 @@
 // POST /register: create a queue for the caller and return the initial state it starts from.
 // The queue exists before the state is read, so nothing that happens in between is missed.
 import type { Context } from '../../schema/context.ts';
+import { checkNarrowForEvents } from '../messages/narrow-filter.ts';
 import { BadRequestError, NotLoggedInError } from '../errors.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../realm/version.ts';
 import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
@@ -37,11 +38,13 @@ export interface RegisterResult {
 function parseNarrow(raw: unknown): [string, string][] {
   if (raw == null) return [];
   if (!Array.isArray(raw)) throw new BadRequestError('Invalid narrow');
-  return raw.map((term, i) => {
+  const narrow = raw.map((term, i): [string, string] => {
     if (Array.isArray(term) && term.length === 2 && typeof term[0] === 'string') return [term[0], String(term[1])];
     if (term && typeof term === 'object' && typeof (term as any).operator === 'string') return [(term as any).operator, String((term as any).operand)];
     throw new BadRequestError(`Invalid narrow[${i}]`);
   });
+  checkNarrowForEvents(narrow);
+  return narrow;
 }
 
 function parseCapabilities(raw: unknown): Record<string, boolean> {

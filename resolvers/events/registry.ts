@@ -4,7 +4,7 @@
 // starts (see persistence.ts). Several processes share their queues through redis/registry.ts.
 import type { Delivery, EventBus } from './bus.ts';
 import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.ts';
-import { shapeForQueue, type MessageEventPayload } from './shape.ts';
+import { tailorForQueue } from './kinds.ts';
 import { checkIdleTimeout, newQueueId, type EventQueues, STREAM_RESUME_WINDOW } from './queues.ts';
 import { BadEventQueueIdError } from '../errors.ts';
 
@@ -114,13 +114,13 @@ export class QueueRegistry implements EventQueues<EventQueue> {
     for (const userId of delivery.userIds) {
       for (const queue of this.byUser.get(userId) ?? []) if (queue.realmId === delivery.realmId) targets.set(queue, userId);
     }
-    if (delivery.event.type === 'message' && (delivery.event as MessageEventPayload).public_channel) {
+    if (delivery.event.type === 'message' && delivery.event.public_channel) {
       for (const queue of this.publicListeners.get(delivery.realmId) ?? []) if (!targets.has(queue)) targets.set(queue, queue.userId);
     }
     if (!targets.size) return;
     const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
     for (const [queue, userId] of targets) {
-      for (const event of shapeForQueue(delivery.event, { userId, options: queue.options, emptyTopicDisplayName })) {
+      for (const event of tailorForQueue(delivery.event, { userId, options: queue.options, emptyTopicDisplayName })) {
         queue.push(event);
       }
     }

@@ -7,7 +7,7 @@ import type { Context } from '../../schema/context.ts';
 import { CannotDeactivateGroupInUseError } from '../errors.ts';
 import { SUPPORTED_PERMISSION_SETTINGS } from '../events/initial-state/constants.ts';
 import { GROUP_PERMISSION_SETTINGS, accessGroupForUpdate, settingColumn } from './access.ts';
-import { GROUP_RECORD_KEY, publishGroupEvents } from './events.ts';
+import { publishGroupEvents } from './events.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -47,5 +47,5 @@ export async function deactivateUserGroup(ctx: Context, actor: User, groupId: nu
     if (objections.length) throw new CannotDeactivateGroupInUseError(objections);
     await tx.userGroup.update({ where: { id: groupId }, data: { deactivated: true } });
   });
-  await publishGroupEvents(ctx, [{ op: 'update', group_id: groupId, data: { deactivated: true }, [GROUP_RECORD_KEY]: null }]);
+  await publishGroupEvents(ctx, [{ op: 'update', group_id: groupId, data: { deactivated: true }, group_record: null }]);
 }

@@ -7,7 +7,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import { accessGroupForUpdate, activeUsersByIds, refuseGuests } from './access.ts';
-import { publishGroupEvents } from './events.ts';
+import { publishGroupEvents, type GroupEventBody } from './events.ts';
 import { accessSubgroups, lockForSubgroupChange, refuseCycles } from './subgroups.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -23,7 +23,7 @@ export const NOTHING_TO_DO_MEMBERS = 'Nothing to do. Specify at least one of "ad
 export const NOTHING_TO_DO_SUBGROUPS = 'Nothing to do. Specify at least one of "add" or "delete".';
 
 interface Outcome {
-  events: Record<string, unknown>[];
+  events: GroupEventBody[];
   groupName: string;
   added: number[];
   removed: number[];

@@ -6,7 +6,7 @@ import { BadRequestError } from '../errors.ts';
 import {
   GROUP_PERMISSION_SETTINGS, accessGroupForUpdate, checkGroupName, ensureNameFree, nameTakenRace, refuseGuests, settingColumn,
 } from './access.ts';
-import { GROUP_RECORD_KEY, groupRecord, publishGroupEvents } from './events.ts';
+import { groupRecord, publishGroupEvents, type GroupEventBody } from './events.ts';
 import {
   currentSettingValue, parseGroupSettingInput, resolveGroupSetting, sameSettingValue, type GroupSettingInput,
 } from './setting-value.ts';
@@ -51,7 +51,7 @@ export async function updateUserGroup(ctx: Context, actor: User, groupId: number
   if (input.name == null && input.description == null && input.deactivated == null && !updates.length) {
     throw new BadRequestError('No new data supplied');
   }
-  const events: Record<string, unknown>[] = [];
+  const events: GroupEventBody[] = [];
   let reactivated = false;
   await ctx.db.$transaction(async (tx) => {
     const group = await accessGroupForUpdate(tx, ctx.realm, actor, groupId, 'can_manage_group', { allowDeactivated: true });
@@ -89,7 +89,7 @@ export async function updateUserGroup(ctx: Context, actor: User, groupId: number
   }).catch((error: unknown) => nameTakenRace(error, input.name ?? ''));
   if (reactivated) {
     const record = await groupRecord(ctx, groupId);
-    for (const event of events) if ((event.data as Record<string, unknown>).deactivated === false) event[GROUP_RECORD_KEY] = record;
+    for (const event of events) if (event.op === 'update' && event.data.deactivated === false) event.group_record = record;
   }
   await publishGroupEvents(ctx, events);
 }

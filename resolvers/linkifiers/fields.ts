@@ -2,6 +2,8 @@ import { builder } from '../../schema/builder.ts';
 import { requireUser } from '../../schema/context.ts';
 import { LinkifierType } from '../../schema/linkifiers.ts';
 import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './actions.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 builder.queryFields((t) => ({
   realmLinkifiers: t.field({

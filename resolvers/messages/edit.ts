@@ -1,6 +1,7 @@
 // Editing a message's content, and moving it (and, by propagate mode, its neighbours) to another
 // topic or channel, with Zulip's edit history.
 import type { Channel, Message } from '../../prisma/generated/client/client.ts';
+import type { UpdateMessageEvent } from './events.ts';
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, StreamDoesNotExistError } from '../errors.ts';
@@ -13,7 +14,7 @@ import { announceFirstMessageIds, recomputeFirstMessageId, type FirstMessageChan
 import { checkCanPost, normalizeContent } from './send.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
-import { checkTopicAllowed, normalizeTopic } from './topics.ts';
+import { RESOLVED_TOPIC_PREFIX, checkTopicAllowed, normalizeTopic } from './topics.ts';
 
 export interface EditInput {
   content?: string | null;
@@ -22,7 +23,6 @@ export interface EditInput {
   propagateMode?: string | null;
 }
 
-const RESOLVED_PREFIX = '✔ ';
 const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
 
 function withinLimit(message: Message, limitSeconds: number | null): boolean {
@@ -155,7 +155,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
       if (Object.keys(data).length === 0) continue;
       // Resolving or unresolving a topic is not a move (Zulip leaves last_moved_timestamp alone).
       const onlyResolve = newTopic != null && !targetChannel
-        && (newTopic === RESOLVED_PREFIX + current.topic || current.topic === RESOLVED_PREFIX + newTopic);
+        && (newTopic === RESOLVED_TOPIC_PREFIX + current.topic || current.topic === RESOLVED_TOPIC_PREFIX + newTopic);
       if ((newTopic != null || targetChannel) && !onlyResolve) data.lastMovedTime = now;
       const history = Array.isArray(current.editHistory) ? (current.editHistory as unknown[]) : [];
       data.editHistory = [entry, ...history] as Prisma.InputJsonValue;
@@ -168,7 +168,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
     return ids;
   });
 
-  const event: Record<string, unknown> = {
+  const event: UpdateMessageEvent = {
     type: 'update_message',
     user_id: user.id,
     edit_timestamp: toUnixSeconds(now),
@@ -198,7 +198,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
   }
   const audience = new Set(audienceBefore.filter((id) => !access?.losing.includes(id)));
   if (targetChannel) for (const id of await messageAudience(ctx.db, messageId)) audience.add(id);
-  ctx.events.publish(realm.id, [...audience], event as { type: string });
+  ctx.events.publish(realm.id, [...audience], event);
   await announceFirstMessageIds(ctx, firstMessages);
 }
 

@@ -11,6 +11,8 @@ import { updateMessageFlags } from './update-flags.ts';
 import { accessMessage } from './access.ts';
 import { presentMessages } from './present.ts';
 import { normalizeNarrow } from './narrow.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 builder.queryFields((t) => ({
   messages: t.field({

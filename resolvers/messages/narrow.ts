@@ -8,6 +8,7 @@ import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
 import { findChannelByName, hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
 import { exactInsensitive, isDbId } from '../text.ts';
+import { RESOLVED_TOPIC_PREFIX } from './topics.ts';
 
 export interface NarrowTerm {
   operator: string;
@@ -225,7 +226,7 @@ function isCondition(operand: string, viewer: User): Prisma.Sql {
     case 'alerted':
       return Prisma.sql`COALESCE(um."hasAlertWord", FALSE)`;
     case 'resolved':
-      return Prisma.sql`m."channelId" IS NOT NULL AND m.topic LIKE '✔ %'`;
+      return Prisma.sql`m."channelId" IS NOT NULL AND m.topic LIKE ${RESOLVED_TOPIC_PREFIX + '%'}`;
     case 'followed':
       return Prisma.sql`EXISTS (SELECT 1 FROM "UserTopic" ut WHERE ut."userId" = ${viewer.id} AND ut."channelId" = m."channelId" AND lower(ut."topicName") = lower(m.topic) AND ut."visibilityPolicy" = 3)`;
     case 'muted':

@@ -4,6 +4,9 @@ import { BadRequestError } from '../errors.ts';
 import { MAX_TOPIC_LENGTH } from '../realm/version.ts';
 import { codePointLength, truncateCodePoints } from '../text.ts';
 
+/** The prefix of a resolved topic (Zulip's RESOLVED_TOPIC_PREFIX). */
+export const RESOLVED_TOPIC_PREFIX = '✔ ';
+
 /** Zulip truncates over-long topics rather than refusing them. */
 export function normalizeTopic(topic: string, realm: Realm): string {
   let name = topic.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();

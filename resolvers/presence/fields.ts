@@ -3,6 +3,8 @@ import { builder } from '../../schema/builder.ts';
 import { PresenceSnapshotType, UserPresenceType } from '../../schema/presence.ts';
 import { requireUser } from '../../schema/context.ts';
 import { checkPresenceQuery, presenceOfUser, realmPresence, updatePresence } from './presence.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 builder.queryFields((t) => ({
   presences: t.field({

@@ -3,10 +3,9 @@
 // delivered, so with any number of processes each row is sent exactly once: a second process skips
 // the locked row, and once the first commits the row is no longer due. Events go out after commit.
 import type { Prisma, ScheduledMessage, User } from '../../prisma/generated/client/client.ts';
-import type { Db } from '../../prisma/database.ts';
 import type { Context } from '../../schema/context.ts';
 import type { Services } from '../../server/context.ts';
-import type { EventBus, ParleyEvent } from '../events/bus.ts';
+import { inTransaction, type TxContext } from '../transaction.ts';
 import { ParleyError, RealmDeactivatedError, UserDeactivatedError } from '../errors.ts';
 import { sendMessage } from '../messages/send.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
@@ -19,21 +18,6 @@ const LATE_CUTOFF_MS = 10 * 60_000;
 const INTERNAL_ERROR = 'Internal server error';
 /** Unexpected errors (a lost race on a unique key, a dropped connection) are retried this often. */
 const MAX_ATTEMPTS = 3;
-
-interface Publication {
-  realmId: number;
-  userIds: number[];
-  event: ParleyEvent;
-}
-
-/** Holds a transaction's events until it commits. */
-function bufferedBus(into: Publication[]): EventBus {
-  return {
-    publish: (realmId, userIds, event) => void into.push({ realmId, userIds, event }),
-    subscribe: () => () => {},
-    close: async () => {},
-  };
-}
 
 export interface ScheduledDelivery {
   /** Sends every message due now; resolves with how many rows were handled (sent or failed). */
@@ -84,11 +68,10 @@ export function startScheduledDelivery(services: Services, pollMs: number, log: 
 
 /** Claims and handles one due row; false when none is due (or all due rows are claimed elsewhere). */
 async function deliverOne(services: Services, log: (line: string) => void, attempts: Map<number, number>): Promise<boolean> {
-  const pending: Publication[] = [];
-  const events = bufferedBus(pending);
   let claimedId: number | null = null;
   try {
-    await services.db.$transaction(async (tx) => {
+    await inTransaction(services, async (txServices) => {
+      const { tx } = txServices;
       const now = new Date().toISOString();
       const [due] = await tx.$queryRaw<{ id: number }[]>`
         SELECT id FROM "ScheduledMessage"
@@ -99,7 +82,7 @@ async function deliverOne(services: Services, log: (line: string) => void, attem
       if (!due) return;
       claimedId = due.id;
       const row = await tx.scheduledMessage.findUniqueOrThrow({ where: { id: due.id } });
-      const ctx = await workerContext(services, tx, row, events);
+      const ctx = await workerContext(txServices, row);
       try {
         await deliverRow(ctx, tx, row);
       } catch (error) {
@@ -109,7 +92,6 @@ async function deliverOne(services: Services, log: (line: string) => void, attem
     }, { maxWait: 30_000, timeout: 120_000 });
   } catch (error) {
     // Something unexpected: nothing of the attempt was kept; the row is tried again, then marked failed.
-    pending.length = 0;
     if (claimedId == null) throw error;
     const tried = (attempts.get(claimedId) ?? 0) + 1;
     log(`scheduled message ${claimedId}, attempt ${tried}: ${error instanceof Error ? error.stack : String(error)}`);
@@ -118,19 +100,19 @@ async function deliverOne(services: Services, log: (line: string) => void, attem
       return true;
     }
     attempts.delete(claimedId);
-    await markFailedAfterCrash(services, claimedId, pending);
+    await markFailedAfterCrash(services, claimedId);
   }
   if (claimedId != null) attempts.delete(claimedId);
-  for (const p of pending) services.events.publish(p.realmId, p.userIds, p.event);
   // As after a request: the events are in their queues before the run reports completion.
-  if (pending.length) await services.queues.settled?.();
+  if (claimedId != null) await services.queues.settled?.();
   return claimedId != null;
 }
 
-async function workerContext(services: Services, tx: Prisma.TransactionClient, row: ScheduledMessage, events: EventBus): Promise<Context & { user: User }> {
-  const realm = await tx.realm.findUniqueOrThrow({ where: { id: row.realmId } });
-  const user = await tx.user.findUniqueOrThrow({ where: { id: row.senderId } });
-  return { ...services, db: tx as unknown as Db, events, realm, user, clientName: row.sendingClient };
+/** The context a request of the sender would have, inside the worker's transaction. */
+async function workerContext(services: TxContext<Services>, row: ScheduledMessage): Promise<TxContext<Context> & { user: User }> {
+  const realm = await services.tx.realm.findUniqueOrThrow({ where: { id: row.realmId } });
+  const user = await services.tx.user.findUniqueOrThrow({ where: { id: row.senderId } });
+  return { ...services, realm, user, clientName: row.sendingClient };
 }
 
 async function deliverRow(ctx: Context & { user: User }, tx: Prisma.TransactionClient, row: ScheduledMessage): Promise<void> {
@@ -175,16 +157,16 @@ async function notifyFailure(ctx: Context & { user: User }, row: ScheduledMessag
   await sendAsNotificationBot(ctx, { userIds: [row.senderId] }, content);
 }
 
-async function markFailedAfterCrash(services: Services, id: number, pending: Publication[]): Promise<void> {
-  const events = bufferedBus(pending);
-  await services.db.$transaction(async (tx) => {
+async function markFailedAfterCrash(services: Services, id: number): Promise<void> {
+  await inTransaction(services, async (txServices) => {
+    const { tx } = txServices;
     const [locked] = await tx.$queryRaw<{ id: number }[]>`
       SELECT id FROM "ScheduledMessage" WHERE id = ${id}::int AND delivered = false AND failed = false FOR UPDATE SKIP LOCKED`;
     if (!locked) return;
     const row = await tx.scheduledMessage.update({ where: { id }, data: { failed: true, failureMessage: INTERNAL_ERROR } });
-    const ctx = await workerContext(services, tx, row, events);
+    const ctx = await workerContext(txServices, row);
     if (row.deliveryType === REMIND) return;
-    events.publish(row.realmId, [row.senderId], { type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageRecord(row) });
+    ctx.events.publish(row.realmId, [row.senderId], { type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageRecord(row) });
     if (ctx.user.isActive && !ctx.realm.deactivated) await notifyFailure(ctx, row);
   }, { maxWait: 30_000, timeout: 120_000 }).catch(() => {});
 }

@@ -5,6 +5,8 @@ import { requireUser } from '../../schema/context.ts';
 import { deleteScheduledMessage, editScheduledMessage, listScheduledMessages, scheduleMessage } from './schedule.ts';
 import { createReminder, deleteReminder, listReminders } from './reminders.ts';
 import { reminderView, scheduledMessageView } from './wire.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 builder.queryFields((t) => ({
   scheduledMessages: t.field({

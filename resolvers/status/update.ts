@@ -2,6 +2,7 @@
 // after Zulip's update_user_status_backend and do_update_user_status: only the values passed
 // change; the empty string clears; the deprecated `away` is the negation of presence_enabled.
 import type { Context } from '../../schema/context.ts';
+import type { UserStatusEvent } from './events.ts';
 import type { User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError, PermissionDeniedError } from '../errors.ts';
 import { checkEmojiRequest, emojiDataForName } from '../emoji/check.ts';
@@ -91,11 +92,11 @@ async function updateStatus(ctx: Context, user: User, input: StatusInput): Promi
     ctx.events.publish(ctx.realm.id, [user.id], presenceChanged.settings);
     ctx.events.publish(ctx.realm.id, audience, presenceChanged.presence);
   }
-  const event: Record<string, unknown> = { type: 'user_status', user_id: user.id };
+  const event: UserStatusEvent = { type: 'user_status', user_id: user.id };
   if (away !== undefined) event.away = away;
   if (statusText !== undefined) event.status_text = statusText;
   if (emojiName !== undefined) Object.assign(event, { emoji_name: emojiName, emoji_code: emojiCode, reaction_type: reactionType });
-  ctx.events.publish(ctx.realm.id, audience, event as { type: string });
+  ctx.events.publish(ctx.realm.id, audience, event);
 }
 
 /** A user's status as Zulip shows it: only the set parts, `away` when presence sharing is off. */

@@ -10,6 +10,8 @@ import { deleteTopic } from './delete.ts';
 import { markAllAsRead, markChannelAsRead, markTopicAsRead } from './mark-read.ts';
 import { updateFlagsForNarrow } from './flags-narrow.ts';
 import { setTopicVisibilityPolicy } from './user-topics.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 builder.queryFields((t) => ({
   channelTopics: t.field({

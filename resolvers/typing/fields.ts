@@ -1,6 +1,8 @@
 import { builder } from '../../schema/builder.ts';
 import { requireUser } from '../../schema/context.ts';
 import { notifyTyping } from './notify.ts';
+// The area's event kinds, and how each queue sees them.
+import './events.ts';
 
 builder.mutationFields((t) => ({
   setTypingStatus: t.boolean({

@@ -3,6 +3,7 @@
 // carry isUserActive=false, group reads skip them, and their event queues are dropped.
 // Rules and wording follow Zulip's deactivate_user_backend / reactivate_user_backend.
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
+import type { RealmUserEvent } from './events.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
 import { accessToUser, activeUserIds, botAdministrators } from './audience.ts';
@@ -102,7 +103,7 @@ async function publishActivity(ctx: Context, user: User, isActive: boolean, chan
   // send_events_for_user_deactivation): they hear `realm_user remove` instead.
   const losing = isActive ? [] : [...access.throughChannelsOnly];
   const audience = access.userIds.filter((id) => id !== user.id && !losing.includes(id));
-  const userEvent = { type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: isActive } };
+  const userEvent: RealmUserEvent = { type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: isActive } };
   if (isActive) ctx.events.publish(ctx.realm.id, audience, userEvent);
   if (channelIds.length) {
     const [channels, subs, others] = await Promise.all([

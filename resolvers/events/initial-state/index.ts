@@ -1,6 +1,6 @@
 // The initial data of POST /register: Zulip's `fetch_initial_state_data`. Each fetch type (event
 // type) contributes its fields only when `fetchEventTypes` is null or names it; the version fields
-// are always present. The caller adds queue_id, last_event_id and idle_queue_timeout_secs.
+// are always present. Areas contribute their own parts (parts.ts); the parts below predate that. The caller adds queue_id, last_event_id and idle_queue_timeout_secs.
 //
 // Fetch type → fields:
 //   (always)                      zulip_version, zulip_feature_level, zulip_merge_base
@@ -41,6 +41,7 @@ import { realmListsState, realmState, versionState } from './realm.ts';
 import { settingsState } from './settings.ts';
 import { InitialState, type InitialStateOptions } from './state.ts';
 import { usersState } from './users.ts';
+import { buildParts } from './parts.ts';
 
 export type { InitialStateOptions } from './state.ts';
 export {
@@ -49,17 +50,6 @@ export {
   RECENT_PRIVATE_MESSAGES_LIMIT, INACCESSIBLE_USER_NAME,
 } from './constants.ts';
 export { USER_SETTING_DEFAULTS, effectiveSettings } from './settings.ts';
-
-/** Every fetch type this module answers (POST /register's `fetch_event_types` values). */
-export const FETCH_EVENT_TYPES = [
-  'alert_words', 'channel_folders', 'custom_profile_fields', 'default_stream_groups', 'default_streams', 'drafts',
-  'giphy', 'has_provider_token', 'message', 'muted_topics', 'muted_users', 'navigation_views', 'onboarding_steps',
-  'presence', 'realm', 'realm_billing', 'realm_bot', 'realm_domains', 'realm_embedded_bots', 'realm_emoji',
-  'realm_filters', 'realm_incoming_webhook_bots', 'realm_linkifiers', 'realm_playgrounds', 'realm_user',
-  'realm_user_groups', 'realm_user_settings_defaults', 'recent_private_conversations', 'reminders', 'saved_snippets',
-  'scheduled_messages', 'starred_messages', 'stop_words', 'stream', 'subscription', 'update_message_flags',
-  'user_settings', 'user_status', 'user_topic', 'video_calls',
-] as const;
 
 /**
  * Builds the register response's initial data for `user` (null: a spectator, i.e. unauthenticated
@@ -76,6 +66,7 @@ export async function buildInitialState(ctx: Context, user: User | null, options
     channelsState(s),
     messagesState(s),
     personalState(s),
+    ...buildParts(s),
   ]);
   return Object.assign(versionState(), ...parts);
 }

@@ -19,7 +19,7 @@
 // Remote bus deliveries (redis/bus.ts) are ignored here: their origin process already appended them.
 import type { Delivery, EventBus, ParleyEvent } from '../bus.ts';
 import type { QueueOptions, QueuedEvent } from '../queue.ts';
-import { shapeForQueue, type MessageEventPayload } from '../shape.ts';
+import { tailorForQueue, type WireEvent } from '../kinds.ts';
 import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle, STREAM_RESUME_WINDOW } from '../queues.ts';
 import type { RegistryOptions } from '../registry.ts';
 import { BadEventQueueIdError } from '../../errors.ts';
@@ -181,13 +181,13 @@ export class RedisQueueRegistry implements EventQueues {
   /** One round trip for the targets of every delivery, one for appending every shaped event. */
   private async write(deliveries: Delivery[]): Promise<void> {
     const targets = await Promise.all(deliveries.map(({ realmId, userIds, event }) =>
-      this.store.targets(realmId, userIds, event.type === 'message' && !!(event as MessageEventPayload).public_channel)));
-    const appends: [string, ParleyEvent][] = [];
+      this.store.targets(realmId, userIds, event.type === 'message' && !!event.public_channel)));
+    const appends: [string, WireEvent][] = [];
     deliveries.forEach((delivery, i) => {
       if (!targets[i]!.length) return;
       const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
       for (const queue of targets[i]!) {
-        for (const event of shapeForQueue(delivery.event, { userId: queue.userId, options: queue.options, emptyTopicDisplayName })) {
+        for (const event of tailorForQueue(delivery.event, { userId: queue.userId, options: queue.options, emptyTopicDisplayName })) {
           appends.push([queue.id, event]);
         }
       }

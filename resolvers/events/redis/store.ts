@@ -1,7 +1,7 @@
 // Event queues kept in Redis, shared by every server process: typed calls over the key layout and
 // scripts described in scripts.ts. No waiting and no shaping here; see registry.ts for those.
-import type { ParleyEvent } from '../bus.ts';
-import type { QueueOptions, QueuedEvent } from '../queue.ts';
+import type { WireEvent } from '../kinds.ts';
+import { decodeQueueOptions, encodeQueueOptions, type QueueOptions, type QueuedEvent } from '../queue.ts';
 import type { QueueHandle } from '../queues.ts';
 import { SCRIPTS, type ScriptName } from './scripts.ts';
 import type { RedisLink } from './link.ts';
@@ -46,7 +46,7 @@ export class RedisQueueStore {
     const idleMs = queue.options.idleTimeoutSecs * 1000;
     const meta = this.meta(queue.id);
     const tx = this.link.command.multi()
-      .hset(meta, { realm: queue.realmId, user: queue.userId ?? '', options: JSON.stringify(queue.options), idle: idleMs, next: 0 })
+      .hset(meta, { realm: queue.realmId, user: queue.userId ?? '', options: encodeQueueOptions(queue.options), idle: idleMs, next: 0 })
       .pexpire(meta, 2 * idleMs)
       .zadd(`${this.prefix}expiry`, now + idleMs, queue.id);
     if (queue.userId != null) tx.sadd(`${this.prefix}u:${queue.userId}`, queue.id);
@@ -58,8 +58,9 @@ export class RedisQueueStore {
 
   async get(id: string): Promise<StoredQueue | null> {
     const [realm, user, options, next] = await this.link.command.hmget(this.meta(id), 'realm', 'user', 'options', 'next');
-    if (realm == null || options == null) return null;
-    return { id, realmId: Number(realm), userId: user ? Number(user) : null, options: JSON.parse(options), lastEventId: Number(next) - 1 };
+    const decoded = options == null ? null : decodeQueueOptions(options);
+    if (realm == null || decoded == null) return null;
+    return { id, realmId: Number(realm), userId: user ? Number(user) : null, options: decoded, lastEventId: Number(next) - 1 };
   }
 
   /**
@@ -78,18 +79,20 @@ export class RedisQueueStore {
     const flat = (await this.run('parleyQueueTargets', realmId, includePublic ? '1' : '0', ...userIds)) as string[];
     const targets: QueueTarget[] = [];
     for (let i = 0; i < flat.length; i += 3) {
-      targets.push({ id: flat[i]!, userId: flat[i + 1] ? Number(flat[i + 1]) : null, options: JSON.parse(flat[i + 2]!) });
+      const options = decodeQueueOptions(flat[i + 2]!);
+      // A queue saved in another format is gone for its client, which registers again.
+      if (options) targets.push({ id: flat[i]!, userId: flat[i + 1] ? Number(flat[i + 1]) : null, options });
     }
     return targets;
   }
 
   /** Appends events (queue ID, event) in order; answers their IDs, -1 for queues that are gone. */
-  async append(items: [string, ParleyEvent][]): Promise<number[]> {
+  async append(items: [string, WireEvent][]): Promise<number[]> {
     if (!items.length) return [];
     return (await this.run('parleyQueueAppend', ...items.flatMap(([id, event]) => [id, JSON.stringify(event)]))) as number[];
   }
 
-  async push(id: string, event: ParleyEvent): Promise<QueuedEvent | null> {
+  async push(id: string, event: WireEvent): Promise<QueuedEvent | null> {
     const [eventId] = await this.append([[id, event]]);
     return eventId == null || eventId < 0 ? null : ({ ...event, id: eventId } as QueuedEvent);
   }
