@@ -15,7 +15,7 @@ import type { EventQueues } from '../resolvers/events/queues.ts';
 import { restoreQueues, saveQueues } from '../resolvers/events/persistence.ts';
 import { RedisLink } from '../resolvers/events/redis/link.ts';
 import { RedisEventBus } from '../resolvers/events/redis/bus.ts';
-import { forgetLinkifiersOnChange } from '../resolvers/linkifiers/invalidate.ts';
+import { forgetCachesOnEvents } from '../resolvers/realm-cache.ts';
 import { RedisQueueRegistry } from '../resolvers/events/redis/registry.ts';
 import { createContext, type RequestFacts, type Services } from './context.ts';
 import type { Config } from './config.ts';
@@ -45,7 +45,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   // resolvers/events/redis/registry.ts); without it, everything stays in this process.
   const redis = config.redisUrl ? await RedisLink.connect(config.redisUrl, config.redisPrefix, log) : null;
   const events: EventBus = redis ? await RedisEventBus.start(redis, log) : new LocalEventBus();
-  forgetLinkifiersOnChange(events);
+  forgetCachesOnEvents(events);
   // The empty topic's display name per realm, for queues of clients that cannot show "".
   const emptyTopicNames = new Map<number, string>();
   for (const realm of await database.prisma.realm.findMany({ select: { id: true, emptyTopicDisplayName: true } })) {

@@ -4,7 +4,6 @@
 import type { Prisma, Linkifier, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, UnauthorizedPrincipalError } from '../errors.ts';
-import { forgetLinkifiers } from '../messages/render.ts';
 import { isAdmin } from '../users/roles.ts';
 import { checkLinkifier, type LinkifierFields } from './validate.ts';
 
@@ -58,7 +57,6 @@ async function write<T>(ctx: Context, change: (tx: Prisma.TransactionClient) => 
 
 async function notify(ctx: Context): Promise<void> {
   const realmId = ctx.realm.id;
-  forgetLinkifiers(realmId);
   const [rows, users] = await Promise.all([
     listLinkifiers(ctx.db, realmId),
     ctx.db.user.findMany({ where: { realmId, isActive: true }, select: { id: true } }),

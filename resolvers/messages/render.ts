@@ -4,23 +4,19 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { extractMentionCandidates, renderMarkdown, webLinksIn, type MentionTargets, type RenderResult } from './markdown.ts';
 import { findTopicLinks } from '../linkifiers/engine.ts';
+import { RealmCache } from '../realm-cache.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
 type LinkifierRule = { pattern: string; urlTemplate: string };
 
-// Linkifiers apply to every message, so they are remembered per realm for a few seconds rather than
-// read on every send; a change takes effect at once (forgetLinkifiers, also on the change's event
-// from another process: resolvers/linkifiers/invalidate.ts), the TTL being only a backstop.
-const LINKIFIER_TTL_MS = 10_000;
-const linkifierCache = new Map<number, { rules: LinkifierRule[]; until: number }>();
+// Linkifiers apply to every message, so they are remembered per realm rather than read on every
+// send; a change takes effect at once, through its `realm_linkifiers` event.
+const linkifierCache = new RealmCache<LinkifierRule[]>(['realm_linkifiers'], (db, realmId) =>
+  db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { pattern: true, urlTemplate: true } }));
 
-async function linkifiersOf(db: Reader, realmId: number): Promise<LinkifierRule[]> {
-  const cached = linkifierCache.get(realmId);
-  if (cached && cached.until > Date.now()) return cached.rules;
-  const rules = await db.linkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }], select: { pattern: true, urlTemplate: true } });
-  linkifierCache.set(realmId, { rules, until: Date.now() + LINKIFIER_TTL_MS });
-  return rules;
+function linkifiersOf(db: Reader, realmId: number): Promise<LinkifierRule[]> {
+  return linkifierCache.get(db, realmId);
 }
 
 /** Zulip's topic_links for a channel message's topic, from the realm's (cached) linkifiers. */
@@ -37,7 +33,7 @@ export function topicLinksWith(linkifiers: LinkifierRule[], topic: string): { te
 export const realmLinkifiers = linkifiersOf;
 
 export function forgetLinkifiers(realmId: number): void {
-  linkifierCache.delete(realmId);
+  linkifierCache.forget(realmId);
 }
 
 export async function renderForRealm(db: Reader, realmId: number, content: string): Promise<RenderResult> {

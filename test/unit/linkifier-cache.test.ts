@@ -2,7 +2,7 @@
 // bus, whichever process the change was made in.
 import { describe, expect, it } from 'vitest';
 import { LocalEventBus } from '../../resolvers/events/bus.ts';
-import { forgetLinkifiersOnChange } from '../../resolvers/linkifiers/invalidate.ts';
+import { forgetCachesOnEvents } from '../../resolvers/realm-cache.ts';
 import { realmLinkifiers } from '../../resolvers/messages/render.ts';
 
 function fakeDb(rules: { pattern: string; urlTemplate: string }[]) {
@@ -13,7 +13,7 @@ function fakeDb(rules: { pattern: string; urlTemplate: string }[]) {
 describe('linkifier cache', () => {
   it('serves repeated renders from the cache, and rereads after a realm_linkifiers event for that realm', async () => {
     const bus = new LocalEventBus();
-    forgetLinkifiersOnChange(bus);
+    forgetCachesOnEvents(bus);
     const db = fakeDb([{ pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://x.example/{id}' }]);
     const realmId = 424242;
     await realmLinkifiers(db as never, realmId);
