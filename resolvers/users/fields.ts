@@ -8,6 +8,7 @@ import { isAdmin } from './roles.ts';
 import { userRecord } from './wire.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { exactInsensitive } from '../text.ts';
+import { addAlertWords, listAlertWords, removeAlertWords } from './alert-words.ts';
 
 builder.queryFields((t) => ({
   me: t.prismaField({
@@ -87,5 +88,25 @@ builder.mutationFields((t) => ({
       ctx.events.publish(ctx.realm.id, audience, { type: 'realm_user', op: 'add', person });
       return user.id;
     },
+  }),
+}));
+
+builder.queryFields((t) => ({
+  alertWords: t.stringList({
+    description: 'The viewer\'s alert words: words or phrases whose appearance in a message alerts them (case-insensitive).',
+    resolve: (_root, _args, ctx) => listAlertWords(ctx, requireUser(ctx)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  addAlertWords: t.stringList({
+    description: 'Adds alert words (words the viewer has already, in any case, are ignored); returns the whole list.',
+    args: { alertWords: t.arg.stringList({ required: true, description: 'Words or phrases of at most 100 characters; surrounding white space is removed.' }) },
+    resolve: (_root, args, ctx) => addAlertWords(ctx, requireUser(ctx), args.alertWords),
+  }),
+  removeAlertWords: t.stringList({
+    description: 'Removes alert words, ignoring case (words the viewer does not have are ignored); returns the whole list.',
+    args: { alertWords: t.arg.stringList({ required: true, description: 'The words or phrases to remove.' }) },
+    resolve: (_root, args, ctx) => removeAlertWords(ctx, requireUser(ctx), args.alertWords),
   }),
 }));

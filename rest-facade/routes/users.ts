@@ -31,4 +31,7 @@ export const userRoutes: Route[] = [
     shape: (user) => ({ user: snakeKeys(user) }),
   },
   { method: 'POST', path: '/users', field: 'createUser', shape: (userId) => ({ user_id: userId }) },
+  { method: 'GET', path: '/users/me/alert_words', field: 'alertWords', shape: (words) => ({ alert_words: words }) },
+  { method: 'POST', path: '/users/me/alert_words', field: 'addAlertWords', shape: (words) => ({ alert_words: words }) },
+  { method: 'DELETE', path: '/users/me/alert_words', field: 'removeAlertWords', shape: (words) => ({ alert_words: words }) },
 ];

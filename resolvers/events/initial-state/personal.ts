@@ -1,6 +1,6 @@
 // The viewer's own lists: topic preferences, saved snippets, navigation views, video-call
-// authorization, and the features Parley keeps no data for yet (alert words, muted users,
-// onboarding steps), which are sent empty in Zulip's shapes.
+// authorization, and the features Parley keeps no data for yet (muted users, onboarding steps),
+// which are sent empty in Zulip's shapes.
 import { toUnixSeconds } from '../../text.ts';
 import type { InitialState, Json } from './state.ts';
 import { STATE_PREFIX } from '../../calls/provider.ts';
@@ -12,7 +12,6 @@ export async function personalState(s: InitialState): Promise<Json> {
   const viewer = s.user;
   const jobs: Promise<void>[] = [];
 
-  if (s.want('alert_words')) state.alert_words = [];
   if (s.want('muted_users')) state.muted_users = [];
   if (s.want('onboarding_steps')) {
     state.onboarding_steps = [];
