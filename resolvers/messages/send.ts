@@ -13,6 +13,8 @@ import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { DIRECT_RECIPIENT_ID_OFFSET, type MessageView } from './present.ts';
 import { avatarUrlFor } from '../users/present.ts';
 import { isAdmin } from '../users/roles.ts';
+import { flagList, type UserMessageFlags } from './flags.ts';
+import { usersAlertedBy } from '../users/alert-words.ts';
 
 export interface SendInput {
   type: string;
@@ -155,13 +157,8 @@ export interface SentMessage {
   recipientUserIds: number[];
 }
 
-interface RecipientFlags {
+interface RecipientFlags extends Omit<UserMessageFlags, 'starred' | 'collapsed'> {
   userId: number;
-  read: boolean;
-  mentioned: boolean;
-  streamWildcardMentioned: boolean;
-  topicWildcardMentioned: boolean;
-  historical: boolean;
 }
 
 export interface SendOptions {
@@ -185,6 +182,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
     ? new Set((await ctx.db.$queryRaw<{ senderId: number }[]>(Prisma.sql`
         SELECT DISTINCT "senderId" FROM "Message" WHERE "channelId" = ${recipient.channel.id} AND lower(topic) = lower(${recipient.topic})`)).map((r) => r.senderId))
     : new Set<number>();
+  const alerted = await usersAlertedBy(ctx.db, ctx.realm.id, content);
   const readBySender = input.readBySender ?? true;
   const flags: RecipientFlags[] = [...new Set([...recipientIds, sender.id])].map((userId) => ({
     userId,
@@ -192,6 +190,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
     mentioned: mentioned.has(userId) && userId !== sender.id,
     streamWildcardMentioned: rendered.wildcardMention === 'stream' && userId !== sender.id,
     topicWildcardMentioned: rendered.wildcardMention === 'topic' && topicParticipants.has(userId) && userId !== sender.id,
+    hasAlertWord: alerted.has(userId) && userId !== sender.id,
     // The sender of a channel message they are not subscribed to keeps it as history.
     historical: recipient.kind === 'channel' && userId === sender.id && !recipientIds.includes(userId),
   }));
@@ -211,11 +210,11 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
         ${rendered.hasImage}::boolean, ${rendered.hasAttachment}::boolean)
       RETURNING id
     ), recipients AS (
-      INSERT INTO "UserMessage" ("userId", "messageId", "read", "mentioned", "streamWildcardMentioned", "topicWildcardMentioned", "historical", "isPrivate")
-      SELECT r.user_id, m.id, r.read, r.mentioned, r.swm, r.twm, r.historical, ${recipient.kind === 'direct'}::boolean
+      INSERT INTO "UserMessage" ("userId", "messageId", "read", "mentioned", "streamWildcardMentioned", "topicWildcardMentioned", "hasAlertWord", "historical", "isPrivate")
+      SELECT r.user_id, m.id, r.read, r.mentioned, r.swm, r.twm, r.alert, r.historical, ${recipient.kind === 'direct'}::boolean
       FROM m, unnest(${flags.map((f) => f.userId)}::int[], ${flags.map((f) => f.read)}::bool[], ${flags.map((f) => f.mentioned)}::bool[],
         ${flags.map((f) => f.streamWildcardMentioned)}::bool[], ${flags.map((f) => f.topicWildcardMentioned)}::bool[],
-        ${flags.map((f) => f.historical)}::bool[]) AS r(user_id, read, mentioned, swm, twm, historical)
+        ${flags.map((f) => f.hasAlertWord)}::bool[], ${flags.map((f) => f.historical)}::bool[]) AS r(user_id, read, mentioned, swm, twm, alert, historical)
     ), first AS (
       UPDATE "Channel" SET "firstMessageId" = (SELECT id FROM m) WHERE id = ${channelId}::int AND "firstMessageId" IS NULL
     )
@@ -254,14 +253,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
     matchSubject: null,
   };
   const flagsByUser: Record<number, string[]> = {};
-  for (const f of flags) {
-    flagsByUser[f.userId] = [
-      ...(f.read ? ['read'] : []), ...(f.mentioned ? ['mentioned'] : []),
-      ...(f.streamWildcardMentioned ? ['stream_wildcard_mentioned'] : []), ...(f.topicWildcardMentioned ? ['topic_wildcard_mentioned'] : []),
-      ...(f.streamWildcardMentioned || f.topicWildcardMentioned ? ['wildcard_mentioned'] : []),
-      ...(f.historical ? ['historical'] : []),
-    ];
-  }
+  for (const f of flags) flagsByUser[f.userId] = flagList({ ...f, starred: false, collapsed: false });
   const deliverTo = flags.map((f) => f.userId);
   // Built from what is already in memory: sending costs no second read of the message.
   ctx.events.publish(ctx.realm.id, deliverTo, {

@@ -7,6 +7,9 @@ import { InvalidArgumentError } from '../errors.ts';
 import { initialStatePart } from '../events/initial-state/parts.ts';
 import { inTransaction } from '../transaction.ts';
 import { codePointLength } from '../text.ts';
+import { RealmCache } from '../realm-cache.ts';
+import type { Db } from '../../prisma/database.ts';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
 
 /** Zulip's AlertWord.MAX_WORD_LENGTH. */
 export const MAX_ALERT_WORD_LENGTH = 100;
@@ -69,3 +72,38 @@ async function announce(ctx: Context, user: User): Promise<string[]> {
   return words;
 }
 
+/** Every alert word of the organization (lowercased) and whose it is: read on every send, so cached. */
+const realmAlertWords = new RealmCache<Map<string, number[]>>(['alert_words'], async (db, realmId) => {
+  const byWord = new Map<string, number[]>();
+  for (const { userId, word } of await db.alertWord.findMany({ where: { realmId }, select: { userId: true, word: true } })) {
+    const key = word.toLowerCase();
+    byWord.set(key, [...(byWord.get(key) ?? []), userId]);
+  }
+  return byWord;
+});
+
+// Zulip's AlertWordNotificationProcessor: a word counts where it stands between these characters
+// (or at either end of the content), in the Markdown source, ignoring case. The after-set is
+// Zulip's own, which lists '",' where '"' was surely meant; kept so flags agree with Zulip's.
+const ALLOWED_BEFORE = new Set([' ', '\n', '(', '"', '.', ',', "'", ';', '[', '*', '`', '>']);
+const ALLOWED_AFTER = new Set([' ', '\n', ')', '",', '?', ':', '.', ',', "'", ';', ']', '!', '*', '`']);
+
+/** The users whose alert words the content contains. */
+export async function usersAlertedBy(db: Db | Prisma.TransactionClient, realmId: number, content: string): Promise<Set<number>> {
+  const words = await realmAlertWords.get(db, realmId);
+  const alerted = new Set<number>();
+  if (!words.size) return alerted;
+  const text = content.toLowerCase();
+  for (const [word, userIds] of words) {
+    for (let start = text.indexOf(word); start !== -1; start = text.indexOf(word, start + 1)) {
+      // Zulip checks the character before the match at index start-1, treating index 0 as a boundary too.
+      const before = start - 1;
+      const end = start + word.length;
+      if ((before <= 0 || ALLOWED_BEFORE.has(text[before]!)) && (end >= text.length || ALLOWED_AFTER.has(text[end]!))) {
+        for (const id of userIds) alerted.add(id);
+        break;
+      }
+    }
+  }
+  return alerted;
+}

@@ -120,3 +120,26 @@ describe('Alert words through GraphQL', () => {
     expect(error.message).toBe('alert_words[0] is too long (limit: 100 characters)');
   });
 });
+
+describe('Messages containing an alert word', () => {
+  it('carry has_alert_word for the word\'s owner (not the sender), at word boundaries, and match is:alerted', async () => {
+    const frank = await makeUser(t);
+    const gina = await makeUser(t);
+    await t.client(gina).post('/users/me/alert_words', { alert_words: ['Deploy'] });
+    await t.client(frank).post('/users/me/alert_words', { alert_words: ['deploy'] });
+    const q = await t.client(gina).post('/register', { event_types: ['message'] });
+    const send = async (content: string) => (await t.client(frank).post('/messages', { type: 'direct', to: [gina.userId], content })).body.id as number;
+    const hit = await send('(deploy) starts at noon');
+    const miss = await send('redeployment is tomorrow');
+    const flags = async (viewer: MadeUser, id: number) => (await t.client(viewer).get(`/messages/${id}`)).body.message.flags as string[];
+    expect(await flags(gina, hit)).toContain('has_alert_word');
+    expect(await flags(gina, miss)).not.toContain('has_alert_word');
+    expect(await flags(frank, hit)).not.toContain('has_alert_word');
+    const delivered = await t.client(gina).get('/events', { queue_id: q.body.queue_id, last_event_id: -1, dont_block: true });
+    const byId = new Map((delivered.body.events as any[]).filter((e) => e.type === 'message').map((e) => [e.message.id, e.flags]));
+    expect(byId.get(hit)).toContain('has_alert_word');
+    expect(byId.get(miss)).not.toContain('has_alert_word');
+    const alerted = await t.client(gina).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'alerted' }] });
+    expect(alerted.body.messages.map((m: { id: number }) => m.id)).toEqual([hit]);
+  });
+});
