@@ -3,7 +3,7 @@ import type { Realm, User } from '../prisma/generated/client/client.ts';
 import type { Config } from '../server/config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
 import type { EventQueues } from '../resolvers/events/queues.ts';
-import { NotLoggedInError } from '../resolvers/errors.ts';
+import { NotLoggedInError, type ParleyError } from '../resolvers/errors.ts';
 
 /** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
 export interface Context {
@@ -16,6 +16,12 @@ export interface Context {
   realm: Realm;
   /** The authenticated user, or null for anonymous access. */
   user: User | null;
+  /**
+   * Credentials were sent and refused (bad key, deactivated account, another organization's
+   * account): `user` is null and every operation but the few Zulip serves without looking at
+   * credentials fails with this error (server/context.ts).
+   */
+  refusedCredentials?: ParleyError;
   /** Aborted when the client goes away (used to end long-polls and subscriptions early). */
   signal?: AbortSignal;
   /** The client's name as Zulip reports it on messages (`client`). */
@@ -25,6 +31,6 @@ export interface Context {
 export type AuthedContext = Context & { user: User };
 
 export function requireUser(ctx: Context): User {
-  if (!ctx.user) throw new NotLoggedInError();
+  if (!ctx.user) throw ctx.refusedCredentials ?? new NotLoggedInError();
   return ctx.user;
 }

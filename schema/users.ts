@@ -44,10 +44,11 @@ export const UserType = builder.prismaObject('User', {
     }),
     profileData: t.field({
       type: 'JSON',
-      description: 'Custom profile field values keyed by field ID: `{value, rendered_value?}`.',
-      select: { profileValues: { select: { fieldId: true, value: true, renderedValue: true } } },
+      nullable: true,
+      description: 'Custom profile field values keyed by field ID: `{value, rendered_value?}`. Null for bots, which cannot have custom profile fields (Zulip leaves `profile_data` out for them).',
+      select: { isBot: true, profileValues: { select: { fieldId: true, value: true, renderedValue: true } } },
       resolve: (user) =>
-        Object.fromEntries(
+        user.isBot ? null : Object.fromEntries(
           user.profileValues.map((v) => [
             String(v.fieldId),
             v.renderedValue == null ? { value: v.value } : { value: v.value, rendered_value: v.renderedValue },

@@ -17,7 +17,7 @@ import { RedisLink } from '../resolvers/events/redis/link.ts';
 import { RedisEventBus } from '../resolvers/events/redis/bus.ts';
 import { forgetCachesOnEvents } from '../resolvers/realm-cache.ts';
 import { RedisQueueRegistry } from '../resolvers/events/redis/registry.ts';
-import { createContext, type RequestFacts, type Services } from './context.ts';
+import { createContext, refusedCredentials, useRefusedCredentials, type RequestFacts, type Services } from './context.ts';
 import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
 import { EMOJI_IMAGE_PATH, serveEmojiImage } from './emoji-images.ts';
@@ -88,6 +88,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       defaultQuery: '# Authenticate with HTTP Basic (email:api_key), or call fetchApiKey first.\n{\n  serverSettings { realmName zulipFeatureLevel }\n}\n',
     },
     maskedErrors: { maskError },
+    plugins: [useRefusedCredentials()],
     // Credentials travel in a header browsers attach by themselves once a user has logged in to
     // GraphiQL, so no other site may call /graphql from a browser: no CORS grant at all.
     cors: false,
@@ -181,6 +182,12 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   };
   const wsCleanup = useServer(
     {
+      // Refused credentials close the socket at connection_init (4403 Forbidden), before any operation.
+      onConnect: async (ctx) => {
+        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+        const authorization = (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null;
+        return !(await refusedCredentials(services, { host: ctx.extra.request.headers.host, authorization }));
+      },
       onComplete: (ctx, id) => {
         abortsOf(ctx).get(id)?.abort();
         abortsOf(ctx).delete(id);

@@ -1,11 +1,15 @@
 // Builds the GraphQL context for every transport from the same three request facts.
 import type { Context } from '../schema/context.ts';
 import type { Db } from '../prisma/database.ts';
+import type { Realm, User } from '../prisma/generated/client/client.ts';
 import type { Config } from './config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
 import type { EventQueues } from '../resolvers/events/queues.ts';
+import { Kind, type DocumentNode, type GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
-import { InvalidApiKeyError } from '../resolvers/errors.ts';
+import { InvalidApiKeyError, ParleyError } from '../resolvers/errors.ts';
+import { toGraphQLError } from '../schema/errors.ts';
 
 export interface Services {
   db: Db;
@@ -33,16 +37,79 @@ function noteActivity(services: Services, user: { id: number; lastActivity: Date
     .catch(() => {});
 }
 
-export async function createContext(services: Services, facts: RequestFacts): Promise<Context> {
-  let realm;
-  let user = null;
-  if (facts.authorization) {
+/**
+ * The user the credentials name, or why they are refused (a bad key, a deactivated user or
+ * organization, another organization's account); database failures are thrown.
+ */
+async function checkCredentials(services: Services, facts: RequestFacts): Promise<{ realm: Realm; user: User } | { refused: ParleyError }> {
+  try {
     const credentials = parseBasicAuth(facts.authorization);
     if (!credentials) throw new InvalidApiKeyError();
-    ({ realm, user } = await authenticate(services.db, subdomainForHost(facts.host ?? undefined, services.config), credentials));
-    noteActivity(services, user);
-  } else {
-    realm = await realmForHost(services.db, facts.host ?? undefined, services.config);
+    return await authenticate(services.db, subdomainForHost(facts.host ?? undefined, services.config), credentials);
+  } catch (error) {
+    if (error instanceof ParleyError) return { refused: error };
+    throw error;
   }
-  return { ...services, realm, user, clientName: clientNameFromUserAgent(facts.userAgent), signal: facts.signal };
+}
+
+/**
+ * Refused credentials do not fail the context: the operation fails instead (useRefusedCredentials),
+ * unless it only asks what Zulip serves without looking at credentials at all.
+ */
+export async function createContext(services: Services, facts: RequestFacts): Promise<Context> {
+  let realm: Realm | undefined;
+  let user: User | null = null;
+  let refusedCredentials: ParleyError | undefined;
+  if (facts.authorization) {
+    const checked = await checkCredentials(services, facts);
+    if ('refused' in checked) refusedCredentials = checked.refused;
+    else {
+      ({ realm, user } = checked);
+      noteActivity(services, user);
+    }
+  }
+  realm ??= await realmForHost(services.db, facts.host ?? undefined, services.config);
+  return { ...services, realm, user, refusedCredentials, clientName: clientNameFromUserAgent(facts.userAgent), signal: facts.signal };
+}
+
+/** Why a WebSocket's credentials (graphql-ws `connection_init`) are refused, or null. */
+export async function refusedCredentials(services: Services, facts: RequestFacts): Promise<ParleyError | null> {
+  if (!facts.authorization) return null;
+  const checked = await checkCredentials(services, facts);
+  return 'refused' in checked ? checked.refused : null;
+}
+
+/**
+ * Root fields that answer whatever credentials come with them, as Zulip's views behind them are
+ * plain Django views that never read the Authorization header: GET /server_settings (the Python
+ * client's constructor calls it before anything else, so a bad or deactivated key must still
+ * get its 200 and then the real error on the next call) and the two ways of getting a key.
+ */
+const CREDENTIAL_FREE_FIELDS = new Set(['serverSettings', 'fetchApiKey', 'devFetchApiKey', '__typename']);
+
+function onlyCredentialFreeFields(document: DocumentNode, operationName?: string | null): boolean {
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  if (!operation) return false;
+  return operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && CREDENTIAL_FREE_FIELDS.has(s.name.value));
+}
+
+function refusal(args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError | null {
+  const refused = (args.contextValue as Partial<Context>).refusedCredentials;
+  if (!refused || onlyCredentialFreeFields(args.document, args.operationName)) return null;
+  return toGraphQLError(refused, undefined, true);
+}
+
+/** Fails every operation sent with refused credentials, except those of CREDENTIAL_FREE_FIELDS. */
+export function useRefusedCredentials(): Plugin {
+  return {
+    onExecute: ({ args, setResultAndStopExecution }) => {
+      const error = refusal(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+    onSubscribe: ({ args, setResultAndStopExecution }) => {
+      const error = refusal(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+  };
 }

@@ -27,6 +27,8 @@ export type WireEvent = { type: string } & Record<string, unknown>;
 
 /** The queue an event is being tailored for. */
 export interface QueueView {
+  /** The queue's ID (the sender's own queue gets `local_message_id` on its message event). */
+  queueId: string;
   /** The queue's user; null for a spectator. */
   userId: number | null;
   options: QueueOptions;

@@ -120,7 +120,7 @@ export class QueueRegistry implements EventQueues<EventQueue> {
     if (!targets.size) return;
     const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
     for (const [queue, userId] of targets) {
-      for (const event of tailorForQueue(delivery.event, { userId, options: queue.options, emptyTopicDisplayName })) {
+      for (const event of tailorForQueue(delivery.event, { queueId: queue.id, userId, options: queue.options, emptyTopicDisplayName })) {
         queue.push(event);
       }
     }

@@ -13,6 +13,9 @@ export interface MessageEvent {
   flags_by_user: Record<number, string[]>;
   /** A message in a public channel: queues with `all_public_streams` receive it too. */
   public_channel?: boolean;
+  /** POST /messages's `queue_id` and `local_id`: that queue, if the sender's, echoes `local_id`. */
+  sender_queue_id?: string;
+  local_id?: string;
 }
 
 export interface UpdateMessageEvent {
@@ -49,6 +52,12 @@ export interface ReactionEvent {
   op: 'add' | 'remove';
   message_id: number;
   user_id: number;
+  /**
+   * The reacting user again, deprecated: removed at feature level 328 and re-added at 339 because
+   * clients still read it (zulip-terminal asserts on it, the React Native app reads user.user_id).
+   * Zulip's notify_reaction_update sends these three fields.
+   */
+  user: { user_id: number; email: string; full_name: string };
   emoji_name: string;
   emoji_code: string;
   reaction_type: string;
@@ -75,7 +84,7 @@ declare module '../events/kinds.ts' {
 }
 
 tailorEvents('message', (event, queue) => {
-  const { message, flags_by_user: flagsByUser } = event;
+  const { message, flags_by_user: flagsByUser, sender_queue_id: senderQueueId, local_id: localId } = event;
   const { options } = queue;
   const flags = queue.userId != null ? (flagsByUser[queue.userId] ?? ['read', 'historical']) : [];
   // Zulip applies a queue's narrow to message events only.
@@ -91,7 +100,10 @@ tailorEvents('message', (event, queue) => {
   delete view.flags;
   delete view.rawContent;
   delete view.renderedContent;
-  return [{ type: 'message', message: toZulipMessage(view), flags }];
+  // Zulip's process_message_event: only the queue the sender named gets `local_message_id` (the
+  // client matches it to its local echo); Parley also requires that queue to be the sender's.
+  const echo = localId != null && senderQueueId === queue.queueId && queue.userId === message.senderId;
+  return [{ type: 'message', message: toZulipMessage(view), flags, ...(echo ? { local_message_id: localId } : {}) }];
 });
 
 tailorEvents('delete_message', (event, queue) => {

@@ -65,7 +65,6 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
     if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
       throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     }
-    if (input.anchor != null && input.useFirstUnreadAnchor) throw new IncompatibleParametersError(['anchor', 'use_first_unread_anchor']);
   }
 
   const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null });
@@ -86,7 +85,9 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
   const numBefore = input.numBefore!;
   const numAfter = input.numAfter!;
   const includeAnchor = input.includeAnchor ?? true;
-  const anchorName = input.anchor ?? (input.useFirstUnreadAnchor ? 'first_unread' : null);
+  // Zulip's parse_anchor_value: the deprecated flag wins over any anchor sent with it (zulip-terminal
+  // sends `anchor=0&use_first_unread_anchor=true`).
+  const anchorName = input.useFirstUnreadAnchor ? 'first_unread' : input.anchor ?? null;
   if (anchorName == null) throw new MissingArgumentError('anchor');
 
   let anchor: number;
@@ -101,9 +102,9 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
     const [row] = await db.$queryRaw<{ id: number | null }[]>(Prisma.sql`SELECT min(m.id) AS id ${from} AND m."dateSent" >= ${date}`);
     anchor = row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
   } else if (/^-?\d+$/.test(anchorName.trim())) {
-    anchor = Number(anchorName.trim());
-    if (!Number.isSafeInteger(anchor) || anchor < 0) throw new BadRequestError('Invalid anchor');
-    anchor = Math.min(anchor, LARGER_THAN_MAX_MESSAGE_ID);
+    // As Zulip: a negative anchor means the oldest, anything past the last ID the newest.
+    const value = BigInt(anchorName.trim());
+    anchor = value < 0n ? 0 : value > BigInt(LARGER_THAN_MAX_MESSAGE_ID) ? LARGER_THAN_MAX_MESSAGE_ID : Number(value);
   } else {
     throw new BadRequestError('Invalid anchor');
   }

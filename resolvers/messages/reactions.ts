@@ -5,6 +5,7 @@ import { BadRequestError, ReactionAlreadyExistsError, ReactionDoesNotExistError 
 import { unicodeEmojiByName, unicodeEmojiNameForCode } from '../emoji/unicode.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { isDbId } from '../text.ts';
+import type { ReactionEvent } from './events.ts';
 
 export interface ReactionInput {
   emojiName?: string | null;
@@ -47,6 +48,18 @@ async function resolveEmoji(ctx: Context, input: ReactionInput, requireName: boo
   return { name: extra, code: extra, type };
 }
 
+/** The `reaction` event, as Zulip's notify_reaction_update builds it (legacy `user` included). */
+function reactionEvent(
+  op: 'add' | 'remove', messageId: number, user: User,
+  emoji: { emojiName: string; emojiCode: string; reactionType: string },
+): ReactionEvent {
+  return {
+    type: 'reaction', op, message_id: messageId, user_id: user.id,
+    user: { user_id: user.id, email: user.email, full_name: user.fullName },
+    emoji_name: emoji.emojiName, emoji_code: emoji.emojiCode, reaction_type: emoji.reactionType,
+  };
+}
+
 export async function addReaction(ctx: Context, user: User, messageId: number, input: ReactionInput): Promise<void> {
   const { message, userMessage } = await accessMessage(ctx.db, user, messageId);
   const emoji = await resolveEmoji(ctx, input, true);
@@ -71,10 +84,7 @@ export async function addReaction(ctx: Context, user: User, messageId: number, i
     if ((error as { code?: string }).code === 'P2002') throw new ReactionAlreadyExistsError();
     throw error;
   }
-  ctx.events.publish(ctx.realm.id, await messageAudience(ctx.db, message.id), {
-    type: 'reaction', op: 'add', message_id: messageId, user_id: user.id,
-    emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type,
-  });
+  ctx.events.publish(ctx.realm.id, await messageAudience(ctx.db, message.id), reactionEvent('add', messageId, user, { emojiName: emoji.name, emojiCode: emoji.code, reactionType: emoji.type }));
 }
 
 export async function removeReaction(ctx: Context, user: User, messageId: number, input: ReactionInput): Promise<void> {
@@ -90,8 +100,5 @@ export async function removeReaction(ctx: Context, user: User, messageId: number
   const reaction = await ctx.db.reaction.findFirst({ where });
   if (!reaction) throw new ReactionDoesNotExistError();
   await ctx.db.reaction.delete({ where: { id: reaction.id } });
-  ctx.events.publish(ctx.realm.id, await messageAudience(ctx.db, messageId), {
-    type: 'reaction', op: 'remove', message_id: messageId, user_id: user.id,
-    emoji_name: reaction.emojiName, emoji_code: reaction.emojiCode, reaction_type: reaction.reactionType,
-  });
+  ctx.events.publish(ctx.realm.id, await messageAudience(ctx.db, messageId), reactionEvent('remove', messageId, user, reaction));
 }

@@ -23,6 +23,9 @@ export interface SendInput {
   topic?: string | null;
   content: string;
   readBySender?: boolean | null;
+  /** The sender's event queue and the client's ID for the message, for local echo. */
+  queueId?: string | null;
+  localId?: string | null;
 }
 
 export interface Participant {
@@ -67,7 +70,7 @@ async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, 
     throw StreamDoesNotExistError.byId(target);
   }
   if (topic == null) throw new BadRequestError('Missing topic');
-  const normalized = normalizeTopic(topic, ctx.realm);
+  const normalized = normalizeTopic(topic, ctx.realm, { noTopic: true });
   if (!system) await checkCanPost(ctx, sender, channel!, subscribed);
   checkTopicAllowed(normalized, channel!, ctx.realm);
   return { kind: 'channel', channel: channel!, topic: normalized, subscriberIds };
@@ -259,6 +262,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
   ctx.events.publish(ctx.realm.id, deliverTo, {
     type: 'message', message: view, flags_by_user: flagsByUser,
     public_channel: recipient.kind === 'channel' && !recipient.channel.inviteOnly,
+    ...(input.queueId && input.localId != null ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
   });
   return { id, recipientUserIds: deliverTo };
 }

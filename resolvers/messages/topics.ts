@@ -7,11 +7,18 @@ import { codePointLength, truncateCodePoints } from '../text.ts';
 /** The prefix of a resolved topic (Zulip's RESOLVED_TOPIC_PREFIX). */
 export const RESOLVED_TOPIC_PREFIX = '✔ ';
 
-/** Zulip truncates over-long topics rather than refusing them. */
-export function normalizeTopic(topic: string, realm: Realm): string {
+/** What clients before feature level 334 showed for the empty topic, and still send for it. */
+export const NO_TOPIC = '(no topic)';
+
+/**
+ * Zulip truncates over-long topics rather than refusing them. `noTopic`: on the endpoints that name
+ * a conversation to post in (sending, typing), `(no topic)` also means the empty topic (Zulip's
+ * Addressee.for_stream since feature level 370); editing and the rest keep it as a name.
+ */
+export function normalizeTopic(topic: string, realm: Realm, options: { noTopic?: boolean } = {}): string {
   let name = topic.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   // The empty topic's display name, sent back by a client, means the empty topic (feature level 334).
-  if (name === realm.emptyTopicDisplayName) name = '';
+  if (name === realm.emptyTopicDisplayName || (options.noTopic && name === NO_TOPIC)) name = '';
   if (codePointLength(name) > MAX_TOPIC_LENGTH) name = truncateCodePoints(name, MAX_TOPIC_LENGTH - 3) + '...';
   return name;
 }

@@ -6,7 +6,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { normalizeContent, resolveRecipient, type Recipient } from '../messages/send.ts';
 import { renderForRealm } from '../messages/render.ts';
-import { checkTopicAllowed, normalizeTopic } from '../messages/topics.ts';
+import { checkTopicAllowed, normalizeTopic, NO_TOPIC } from '../messages/topics.ts';
 import { SEND_LATER, scheduledMessageRecord } from './wire.ts';
 
 export interface ScheduleInput {
@@ -59,7 +59,7 @@ function parseTarget(type: 'stream' | 'private', to: unknown): number | number[]
 
 /** `(no topic)` stands for the empty topic on this endpoint, as the realm's display name does. */
 function topicParam(topic: string | null | undefined): string | null | undefined {
-  return topic != null && topic.trim() === '(no topic)' ? '' : topic;
+  return topic != null && topic.trim() === NO_TOPIC ? '' : topic;
 }
 
 /** What a row stores for a recipient: the channel and topic, or the other participants. */

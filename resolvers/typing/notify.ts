@@ -34,8 +34,7 @@ export async function notifyTyping(ctx: Context, sender: User, input: TypingInpu
   if (input.topic == null) throw new BadRequestError('Missing topic');
   const channel = await ctx.db.channel.findFirst({ where: { id: input.streamId, realmId: ctx.realm.id } });
   if (!channel || !(await hasContentAccess(ctx.db, sender, channel))) throw StreamDoesNotExistError.byId(input.streamId);
-  // "(no topic)" and the empty topic's display name both mean the empty topic on this endpoint.
-  const topic = input.topic.trim() === '(no topic)' ? '' : normalizeTopic(input.topic, ctx.realm);
+  const topic = normalizeTopic(input.topic, ctx.realm, { noTopic: true });
   const subscribers = await ctx.db.subscription.findMany({
     where: { channelId: channel.id, active: true, isUserActive: true, userId: { not: sender.id } },
     select: { userId: true },

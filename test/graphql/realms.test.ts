@@ -107,8 +107,12 @@ describe('Credentials are bound to their realm', () => {
   });
 
   it('realm 1 credentials do not reach realm 2 even for public fields or mutations', async () => {
-    const settings = await fails(t, '{ serverSettings { realmName } }', {}, t.owner, OTHER);
-    expect(settings.error.message).toBe('Account is not associated with this subdomain');
+    // serverSettings ignores credentials (as Zulip's server_settings): realm 2's public settings only.
+    const settings = await ok(t, '{ serverSettings { realmName } }', {}, t.owner, OTHER);
+    expect(settings.serverSettings.realmName).toBe((await asBoss('{ serverSettings { realmName } }')).serverSettings.realmName);
+    expect(settings.serverSettings.realmName).not.toBe((await ok(t, '{ serverSettings { realmName } }', {}, t.owner)).serverSettings.realmName);
+    const mine = await fails(t, '{ serverSettings { realmName } me { userId } }', {}, t.owner, OTHER);
+    expect(mine.error.message).toBe('Account is not associated with this subdomain');
     const send = await fails(t, SEND, { type: 'channel', to: 'general', topic: 'intruder', content: 'x' }, alice, OTHER);
     expect(send.error.message).toBe('Account is not associated with this subdomain');
     const window = await asBoss(MESSAGES, { narrow: [{ operator: 'channel', operand: 'general' }] });

@@ -187,7 +187,7 @@ export class RedisQueueRegistry implements EventQueues {
       if (!targets[i]!.length) return;
       const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
       for (const queue of targets[i]!) {
-        for (const event of tailorForQueue(delivery.event, { userId: queue.userId, options: queue.options, emptyTopicDisplayName })) {
+        for (const event of tailorForQueue(delivery.event, { queueId: queue.id, userId: queue.userId, options: queue.options, emptyTopicDisplayName })) {
           appends.push([queue.id, event]);
         }
       }
