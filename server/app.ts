@@ -125,7 +125,16 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as any,
     formLimit: '20mb',
     jsonLimit: '20mb',
-    formidable: { maxFileSize: 25 * 1024 * 1024 },
+    formidable: {
+      maxFileSize: 25 * 1024 * 1024,
+      // A part with a file name but no Content-Type header (the Python client's uploads) is still
+      // a file, as Django takes it; formidable would read it as a text field. What the file is,
+      // the domain decides from its bytes.
+      onPart: (part, handle) => {
+        if (part.originalFilename && !part.mimetype) part.mimetype = 'application/octet-stream';
+        handle(part);
+      },
+    },
     onError: () => {},
   });
   const facade = restFacade(schema, executeForRest);
