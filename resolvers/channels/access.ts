@@ -78,6 +78,8 @@ export async function channelWithSubscribers(
 
 export async function accessChannelByName(db: Reader, user: User, name: string): Promise<Channel> {
   const channel = await findChannelByName(db, user.realmId, name);
-  if (!channel || !(await hasMetadataAccess(db, user, channel))) throw StreamDoesNotExistError.byName(name);
+  // Zulip's access_stream_by_name: a plain BAD_REQUEST (not STREAM_DOES_NOT_EXIST), the same for
+  // hidden and missing channels; Zulip's API examples (test_invalid_stream_error) check the code.
+  if (!channel || !(await hasMetadataAccess(db, user, channel))) throw new BadRequestError(`Invalid channel name '${name}'`);
   return channel;
 }

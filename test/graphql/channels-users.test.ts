@@ -266,12 +266,13 @@ describe('channelIdByName', () => {
     expect((await ok(t, CHANNEL_ID, { n: 'vault' }, admin)).channelIdByName).toEqual(expect.any(Number));
   });
 
-  it('reports a private channel to an outsider as STREAM_DOES_NOT_EXIST, like an unknown name', async () => {
+  it('reports a private channel to an outsider like an unknown name (Zulip\'s access_stream_by_name)', async () => {
     const privateOne = await fails(t, CHANNEL_ID, { n: 'vault' }, alice);
-    expect(privateOne.error.message).toBe("Channel 'vault' does not exist");
-    expect(privateOne.error.extensions).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', httpStatus: 400, zulip: { stream: 'vault' } });
+    expect(privateOne.error.message).toBe("Invalid channel name 'vault'");
+    expect(privateOne.error.extensions).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
     const missing = await fails(t, CHANNEL_ID, { n: 'no-such-channel' }, alice);
-    expect(missing.error.extensions).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', zulip: { stream: 'no-such-channel' } });
+    expect(missing.error.message).toBe("Invalid channel name 'no-such-channel'");
+    expect(missing.error.extensions).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
   });
 
   it('hides the private channel from `channel(channelId)` too', async () => {

@@ -180,7 +180,8 @@ describe('Users of realm 2 cannot see realm 1\'s channels', () => {
   it('`channelIdByName` answers with realm 2\'s channel, and not at all for realm 1\'s names', async () => {
     expect((await asBoss('{ channelIdByName(name: "general") }')).channelIdByName).toBe(general2);
     const { error } = await bossFails('{ channelIdByName(name: "realm-one-secret") }');
-    expect(error.extensions).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', zulip: { stream: 'realm-one-secret' } });
+    expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(error.message).toBe("Invalid channel name 'realm-one-secret'");
   });
 
   it('`channel` refuses realm 1 channel IDs, public or private', async () => {

@@ -53,11 +53,11 @@ const cases: Case[] = [
     code: 'STREAM_DOES_NOT_EXIST',
   },
   {
-    name: 'a private channel by name for an outsider in get_stream_id (STREAM_DOES_NOT_EXIST)',
+    name: 'a private channel by name for an outsider in get_stream_id (BAD_REQUEST, as Zulip)',
     as: () => alice,
     rest: (c) => c.get('/get_stream_id', { stream: 'parity-secret' }),
     query: '{ channelIdByName(name: "parity-secret") }',
-    code: 'STREAM_DOES_NOT_EXIST',
+    code: 'BAD_REQUEST',
   },
   {
     name: 'a channel narrow on a private channel for an outsider (BAD_REQUEST)',

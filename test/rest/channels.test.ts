@@ -69,12 +69,12 @@ describe('GET /get_stream_id', () => {
     expect(res.body.stream_id).toBeGreaterThan(0);
   });
 
-  it('reports missing and hidden channels alike', async () => {
+  it('reports missing and hidden channels alike, as Zulip\'s access_stream_by_name does', async () => {
     const hidden = await t.client(bob).get('/get_stream_id', { stream: 'vault' });
     expect(hidden.status).toBe(400);
-    expect(hidden.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream: 'vault', msg: "Channel 'vault' does not exist" });
+    expect(hidden.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: "Invalid channel name 'vault'" });
     const missing = await t.client(bob).get('/get_stream_id', { stream: 'nope' });
-    expect(missing.body.code).toBe('STREAM_DOES_NOT_EXIST');
+    expect(missing.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: "Invalid channel name 'nope'" });
   });
 
   it('requires the name', async () => {
@@ -127,14 +127,14 @@ describe('POST /users/me/subscriptions', () => {
     const res = await t.client(guest).post('/users/me/subscriptions', { subscriptions: [{ name: 'guest-channel' }] });
     expect(res.status).toBe(400);
     const check = await t.client(alice).get('/get_stream_id', { stream: 'guest-channel' });
-    expect(check.body.code).toBe('STREAM_DOES_NOT_EXIST');
+    expect(check.body.msg).toBe("Invalid channel name 'guest-channel'");
   });
 
   it('changes nothing when one channel in the request fails', async () => {
     const res = await t.client(bob).post('/users/me/subscriptions', { subscriptions: [{ name: 'will-not-exist' }, { name: 'vault' }] });
     expect(res.status).toBe(400);
     const check = await t.client(bob).get('/get_stream_id', { stream: 'will-not-exist' });
-    expect(check.body.code).toBe('STREAM_DOES_NOT_EXIST');
+    expect(check.body.msg).toBe("Invalid channel name 'will-not-exist'");
   });
 });
 
