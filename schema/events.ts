@@ -1,6 +1,13 @@
 import { builder } from './builder.ts';
 import type { RegisterResult } from '../resolvers/events/register.ts';
 
+export const IdleQueueTimeoutPreset = builder.enumType('IdleQueueTimeoutPreset', {
+  description: 'Named idle timeouts for registerEventQueue (Zulip\'s string values of `idle_queue_timeout`).',
+  values: {
+    MOBILE: { value: 'mobile', description: 'Zulip\'s `"mobile"`: 12 hours, for mobile apps that come back to their queue a few times a day.' },
+  } as const,
+});
+
 export const RegisterResultType = builder.objectRef<RegisterResult>('EventQueueRegistration').implement({
   description: 'A new event queue and the state to start from (Zulip\'s POST /register).',
   fields: (t) => ({

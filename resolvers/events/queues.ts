@@ -49,6 +49,11 @@ export interface EventQueues<Q extends QueueHandle = QueueHandle> {
 export const STREAM_RESUME_WINDOW = 1000;
 
 export const DEFAULT_IDLE_QUEUE_TIMEOUT_SECS = 600;
+/**
+ * Zulip's `idle_queue_timeout: "mobile"` (feature level 481): 12 hours, so a mobile app opened a few
+ * times a day finds its queue still there (zulip-flutter always asks for it).
+ */
+export const MOBILE_IDLE_QUEUE_TIMEOUT_SECS = 12 * 3600;
 export const MIN_IDLE_QUEUE_TIMEOUT_SECS = 60;
 export const MAX_IDLE_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600;
 

@@ -4,7 +4,7 @@ import type { Context } from '../../schema/context.ts';
 import { checkNarrowForEvents } from '../messages/narrow-filter.ts';
 import { BadRequestError, NotLoggedInError } from '../errors.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../realm/version.ts';
-import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
+import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
 import type { QueueOptions } from './queue.ts';
 
 export const CLIENT_CAPABILITIES = [
@@ -26,6 +26,8 @@ export interface RegisterInput {
   narrow?: unknown;
   clientCapabilities?: unknown;
   idleQueueTimeout?: number | null;
+  /** Zulip's string values of `idle_queue_timeout`. */
+  idleQueueTimeoutPreset?: 'mobile' | null;
 }
 
 export interface RegisterResult {
@@ -59,6 +61,14 @@ function parseCapabilities(raw: unknown): Record<string, boolean> {
   return out;
 }
 
+function idleTimeoutSecs(input: RegisterInput): number {
+  if (input.idleQueueTimeout != null && input.idleQueueTimeoutPreset != null) {
+    throw new BadRequestError('idle_queue_timeout is either a number of seconds or "mobile", not both');
+  }
+  if (input.idleQueueTimeoutPreset === 'mobile') return MOBILE_IDLE_QUEUE_TIMEOUT_SECS;
+  return input.idleQueueTimeout ?? DEFAULT_IDLE_QUEUE_TIMEOUT_SECS;
+}
+
 export async function registerQueue(ctx: Context, input: RegisterInput): Promise<RegisterResult> {
   const user = ctx.user;
   const includeSubscribers = input.includeSubscribers ?? 'false';
@@ -76,7 +86,7 @@ export async function registerQueue(ctx: Context, input: RegisterInput): Promise
     clientGravatar: input.clientGravatar ?? user !== null,
     allPublicStreams: input.allPublicStreams ?? false,
     capabilities: parseCapabilities(input.clientCapabilities),
-    idleTimeoutSecs: input.idleQueueTimeout ?? DEFAULT_IDLE_QUEUE_TIMEOUT_SECS,
+    idleTimeoutSecs: idleTimeoutSecs(input),
   };
   // Guests and spectators may not follow every public channel (spectators see web-public ones only).
   if (options.allPublicStreams && (!user || user.role === 600)) throw new BadRequestError('User not authorized for this query');
