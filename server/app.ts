@@ -21,6 +21,7 @@ import { createContext, refusedCredentials, useRefusedCredentials, type RequestF
 import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
 import { EMOJI_IMAGE_PATH, serveEmojiImage } from './emoji-images.ts';
+import { SERVER_EMOJI_DATA_PATH, serveServerEmojiData } from './emoji-data.ts';
 import type { Context } from '../schema/context.ts';
 import { startScheduledDelivery, type ScheduledDelivery } from '../resolvers/scheduled/delivery.ts';
 
@@ -163,6 +164,10 @@ export async function createParleyServer(config: Config, log: (line: string) => 
         return;
       }
       await facade(ctx, next);
+      return;
+    }
+    if (ctx.path === SERVER_EMOJI_DATA_PATH) {
+      serveServerEmojiData(ctx);
       return;
     }
     if (EMOJI_IMAGE_PATH.test(ctx.path)) {

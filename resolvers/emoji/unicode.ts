@@ -174,6 +174,24 @@ export function unicodeEmojiNameForCode(code: string): string | undefined {
   return getTables().codeToName.get(code);
 }
 
+/** Where register's `server_emoji_data_url` points (Zulip serves a hashed file at this path). */
+export const SERVER_EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
+
+/**
+ * Zulip's emoji_api.json, which zulip-flutter fetches from `server_emoji_data_url`: every emoji
+ * code with its names, the canonical one first.
+ */
+export function serverEmojiData(): { code_to_names: Record<string, string[]> } {
+  const { nameToCode, codeToName } = getTables();
+  const codeToNames: Record<string, string[]> = {};
+  for (const [code, name] of codeToName) codeToNames[code] = [name];
+  for (const [name, code] of nameToCode) {
+    const names = codeToNames[code];
+    if (names && !names.includes(name)) names.push(name);
+  }
+  return { code_to_names: codeToNames };
+}
+
 /**
  * Zulip's check_valid_emoji_name (zerver/lib/emoji.py), which guards custom emoji names: lowercase
  * ASCII letters, digits, `-` and `_`, not ending in `-` or `_`. Unicode names like `+1` are outside

@@ -15,7 +15,7 @@ export interface UserRecordOptions {
 }
 
 /** The columns a user record is built from. */
-export type UserRecordSource = Pick<User, 'id' | 'realmId' | 'email' | 'deliveryEmail' | 'fullName' | 'role' | 'isBot' | 'botType'
+export type UserRecordSource = Pick<User, 'id' | 'realmId' | 'email' | 'deliveryEmail' | 'fullName' | 'role' | 'isActive' | 'isBot' | 'botType'
   | 'botOwnerId' | 'timezone' | 'dateJoined' | 'avatarSource' | 'avatarVersion' | 'settings'>;
 
 export function userRecord(u: UserRecordSource, options: UserRecordOptions): Json {
@@ -30,6 +30,8 @@ export function userRecord(u: UserRecordSource, options: UserRecordOptions): Jso
     role: u.role,
     is_bot: u.isBot,
     full_name: u.fullName,
+    // Zulip's format_user_row has it; zulip-flutter's decoder requires it in realm_user add events.
+    is_active: u.isActive,
     // Spectators learn only the day someone joined, and not their time zone.
     ...(viewer ? { timezone: u.timezone } : {}),
     date_joined: viewer ? u.dateJoined.toISOString() : u.dateJoined.toISOString().slice(0, 10),

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes test/clients/flutter-models.json: for each model class of Zulip's Flutter app
-// (zulip/zulip-flutter, lib/api/model/*.g.dart, the generated JSON decoders), the wire fields its
+// (zulip/zulip-flutter, lib/api/{model,route}/*.g.dart, the generated JSON decoders), the wire fields its
 // decoder reads, which of them it requires, and their JSON types. test/clients/flutter.test.ts
 // checks Parley's responses and events against it, as the app would decode them.
 //
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const checkout = process.argv[2] ?? path.join(process.env.CLIENTS_SRC ?? '/work/clients-src', 'zulip-flutter');
-const modelDir = path.join(checkout, 'lib', 'api', 'model');
+const sourceDirs = ['model', 'route'].map((dir) => path.join(checkout, 'lib', 'api', dir));
 
 /** Splits `a: x, b: f(y, z)` at top-level commas (not inside (), [], {} or a generic's <>). */
 function splitTopLevel(text) {
@@ -57,13 +57,13 @@ const JSON_TYPES = { num: 'number', String: 'string', bool: 'boolean', 'List<dyn
 
 /** One constructor argument of a generated decoder → the field it reads. */
 function describeField(expr) {
-  const key = /json\['([^']+)'\]/.exec(expr)?.[1] ?? /\(json,\s*'([^']+)'\)/.exec(expr)?.[1];
+  const key = /json\['([^']+)'\]/.exec(expr)?.[1] ?? /\(\s*json,\s*'([^']+)'/.exec(expr)?.[1];
   if (!key) return null;
   const compact = expr.replace(/\s+/g, ' ');
   const field = { key };
   // A value the decoder does not insist on: `as T?`, a `??` default, a null check, or $enumDecodeNullable.
   const directCast = new RegExp(`(?:json\\['${key}'\\]|\\(json, '${key}'\\))\\)? as ([A-Za-z<>, ]+?)(\\?)?(?:\\)|,|$| |\\.)`).exec(compact);
-  const optional = /\?\s*\)?\s*\?\?/.test(compact) || / as [^ ]+\?/.test(compact.split('.map(')[0]) || compact.includes('== null') ||
+  const optional = /\?\s*\)?\s*\?\?/.test(compact) || / as [A-Za-z]+(<[^>]*>)?\?/.test(compact.split('.map(')[0]) || compact.includes('== null') ||
     compact.includes('$enumDecodeNullable') || (directCast && directCast[2] === '?');
   field.required = !optional;
   if (directCast && JSON_TYPES[directCast[1].trim()]) field.type = JSON_TYPES[directCast[1].trim()];
@@ -78,17 +78,24 @@ function describeField(expr) {
   // Hand-written readers decide for themselves: `Message._reactionsFromJson(json['reactions'])`
   // still needs the key; a readValue helper `X._readY(json, 'key')` may compute the value from
   // other keys (or fall back), so its key is not checked at all.
-  if (/[A-Z]\w*\._\w+\(json\['/.test(compact) && !field.type) field.custom = true;
-  if (/\(json,\s*'/.test(compact)) {
+  if (/[A-Z]\w*\._\w+\(json\['/.test(compact) && !field.type) {
+    field.custom = true;
+    // The helper decides whether the key may be absent (TypingEvent's recipients may); not known here.
+    field.required = false;
+  }
+  const reader = /([A-Z]\w*\._read\w+)\(\s*json,\s*'/.exec(compact);
+  if (reader) {
     field.custom = true;
     field.required = false;
+    field.reader = reader[1];
+    delete field.type;
   }
   return field;
 }
 
 const models = {};
-for (const file of readdirSync(modelDir).filter((f) => f.endsWith('.g.dart')).sort()) {
-  const source = readFileSync(path.join(modelDir, file), 'utf8');
+for (const file of sourceDirs.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.g.dart')).sort().map((f) => path.join(dir, f)))) {
+  const source = readFileSync(file, 'utf8');
   // `X _$XFromJson(Map<String, dynamic> json) => X(...)`: the constructor call's arguments.
   for (const match of source.matchAll(/^\w+ _\$(\w+)FromJson\(\s*Map<String, dynamic> json,?\s*\)\s*=>\s*(\w+)\(/gm)) {
     const [whole, name] = match;
@@ -96,7 +103,7 @@ for (const file of readdirSync(modelDir).filter((f) => f.endsWith('.g.dart')).so
     const fields = splitTopLevel(body)
       .map((arg) => describeField(arg.replace(/^\w+:\s*/, '')))
       .filter(Boolean);
-    models[name] = { file: `lib/api/model/${file}`, fields };
+    models[name] = { file: path.relative(checkout, file), fields };
   }
 }
 

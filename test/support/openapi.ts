@@ -386,6 +386,9 @@ const NEWER_THAN_YAML = new Set([
   'url_options',
   // Deactivating a group in use (CANNOT_DEACTIVATE_GROUP_IN_USE): zulip.yaml shows it only in an example.
   'objections',
+  // The sender's own message event with POST /messages's queue_id and local_id (Zulip's
+  // process_message_event); Zulip's get-events documentation has it, zulip.yaml's schema not.
+  'local_message_id',
 ]);
 
 /**

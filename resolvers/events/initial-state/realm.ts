@@ -4,6 +4,7 @@ import { realmUrl } from '../../realm/urls.ts';
 import { linkifierWire, listLinkifiers } from '../../linkifiers/actions.ts';
 import { fieldRecord, realmFields } from '../../users/profile-fields.ts';
 import { realmEmojiDict } from '../../emoji/custom.ts';
+import { SERVER_EMOJI_DATA_PATH } from '../../emoji/unicode.ts';
 import { serverSettings } from '../../realm/server-settings.ts';
 import {
   MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH,
@@ -175,7 +176,7 @@ export async function realmState(s: InitialState): Promise<Json> {
       server_name_changes_disabled: false,
       server_needs_upgrade: false,
       server_web_public_streams_enabled: config.webPublicStreamsEnabled,
-      server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
+      server_emoji_data_url: `${url}${SERVER_EMOJI_DATA_PATH}`,
       server_jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
       jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
       server_can_summarize_topics: false,

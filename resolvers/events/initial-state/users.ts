@@ -25,6 +25,7 @@ export function inaccessibleUser(userId: number, domain: string): Json {
     role: ROLE_MEMBER,
     is_bot: false,
     full_name: INACCESSIBLE_USER_NAME,
+    is_active: true,
     timezone: '',
     date_joined: new Date(0).toISOString(),
     delivery_email: null,
