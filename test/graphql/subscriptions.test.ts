@@ -208,3 +208,38 @@ describe('A long-lived subscription', () => {
     expect(res.body.events.at(-1).id).toBe(total);
   }, 60_000);
 });
+
+describe('graphql-ws connection_init credentials', () => {
+  /** Opens a connection and reports how the server closes it (or that it acknowledged). */
+  function connect(authorization?: string): Promise<{ acked: boolean; code?: number }> {
+    return new Promise((resolve) => {
+      const client = createClient({
+        url: `ws://127.0.0.1:${t.port}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: authorization ? { authorization } : {},
+        retryAttempts: 0,
+        lazy: false,
+        // The client would print the CloseEvent; the close code is what the test checks.
+        onNonLazyError: () => {},
+        on: {
+          connected: () => { resolve({ acked: true }); void client.dispose(); },
+          closed: (event) => resolve({ acked: false, code: (event as { code: number }).code }),
+        },
+      });
+    });
+  }
+  const basic = (email: string, key: string) => 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
+
+  it('refuses a bad API key, a deactivated user and a malformed header at connection_init with 4403', async () => {
+    expect(await connect(basic(alice.email, 'x'.repeat(32)))).toEqual({ acked: false, code: 4403 });
+    expect(await connect('Basic !!!')).toEqual({ acked: false, code: 4403 });
+    const gone = await makeUser(t, { fullName: 'Gone Soon' });
+    await t.server.database.prisma.user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    expect(await connect(basic(gone.email, gone.apiKey))).toEqual({ acked: false, code: 4403 });
+  });
+
+  it('accepts good credentials, and no credentials (spectators)', async () => {
+    expect(await connect(basic(alice.email, alice.apiKey))).toEqual({ acked: true });
+    expect(await connect()).toEqual({ acked: true });
+  });
+});
