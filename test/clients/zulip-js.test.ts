@@ -133,11 +133,9 @@ describe('zulip-js: queues and events', () => {
   });
 
   // callOnEachEvent() registers with event_types null, which FormData sends as the string "null".
-  // Zulip reads it as JSON null, i.e. absent; needs the decoding rule listed in docs/clients.md.
-  it.skip('callOnEachEvent: event_types "null" means every event type (route change: JSON null is absent)', async () => {
-    const q = await js(me, 'POST', '/register', { event_types: 'null' });
-    expect(q.body).toMatchObject({ result: 'success', queue_id: expect.any(String) });
-  });
+  // Zulip's register has refused a JSON null there (check_list, then typed_endpoint's
+  // Json[list[str]]), as Parley does; whether current Zulip reads it as absent is open (docs/clients.md).
+  it.todo('callOnEachEvent: register with event_types "null" (open question, docs/clients.md)');
 
   it('typing.send: FormData, `to` JSON-encoded when there are several recipients', async () => {
     const carol = await makeUser(t, { fullName: 'Carol Singer' });
