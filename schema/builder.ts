@@ -11,6 +11,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: {
     JSON: { Input: unknown; Output: unknown };
+    IdleQueueTimeout: { Input: number | 'mobile'; Output: number | 'mobile' };
   };
 }>({
   plugins: [PrismaPlugin],

@@ -1,6 +1,6 @@
 // GraphQL fields of the events area: registering queues, polling them, and subscribing to them.
 import { builder } from '../../schema/builder.ts';
-import { IdleQueueTimeoutPreset, RegisterResultType } from '../../schema/events.ts';
+import { IdleQueueTimeout, RegisterResultType } from '../../schema/events.ts';
 import { registerQueue } from './register.ts';
 import { stoppable } from './bus-iterator.ts';
 
@@ -19,8 +19,7 @@ builder.mutationFields((t) => ({
       allPublicStreams: t.arg.boolean({ description: 'Receive messages of every public channel.' }),
       narrow: t.arg({ type: 'JSON', description: 'Only message events matching these [operator, operand] pairs.' }),
       clientCapabilities: t.arg({ type: 'JSON', description: 'Capability flags that change which events and formats the client gets.' }),
-      idleQueueTimeout: t.arg.int({ description: 'Seconds the queue survives without a poll (60 to 604800; default 600).' }),
-      idleQueueTimeoutPreset: t.arg({ type: IdleQueueTimeoutPreset, description: 'A named timeout instead of idleQueueTimeout (Zulip\'s `idle_queue_timeout: "mobile"`).' }),
+      idleQueueTimeout: t.arg({ type: IdleQueueTimeout, description: 'Seconds the queue survives without a poll (60 to 604800; default 600), or `"mobile"`: 12 hours.' }),
     },
     resolve: (_root, args, ctx) => registerQueue(ctx, args),
   }),

@@ -25,9 +25,8 @@ export interface RegisterInput {
   allPublicStreams?: boolean | null;
   narrow?: unknown;
   clientCapabilities?: unknown;
-  idleQueueTimeout?: number | null;
-  /** Zulip's string values of `idle_queue_timeout`. */
-  idleQueueTimeoutPreset?: 'mobile' | null;
+  /** Seconds, or Zulip's `"mobile"`. */
+  idleQueueTimeout?: number | 'mobile' | null;
 }
 
 export interface RegisterResult {
@@ -62,10 +61,7 @@ function parseCapabilities(raw: unknown): Record<string, boolean> {
 }
 
 function idleTimeoutSecs(input: RegisterInput): number {
-  if (input.idleQueueTimeout != null && input.idleQueueTimeoutPreset != null) {
-    throw new BadRequestError('idle_queue_timeout is either a number of seconds or "mobile", not both');
-  }
-  if (input.idleQueueTimeoutPreset === 'mobile') return MOBILE_IDLE_QUEUE_TIMEOUT_SECS;
+  if (input.idleQueueTimeout === 'mobile') return MOBILE_IDLE_QUEUE_TIMEOUT_SECS;
   return input.idleQueueTimeout ?? DEFAULT_IDLE_QUEUE_TIMEOUT_SECS;
 }
 

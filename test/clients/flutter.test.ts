@@ -165,17 +165,21 @@ describe('flutter: registerQueue and getEvents', () => {
   });
 
   // The app always adds idle_queue_timeout: jsonEncode("mobile"), i.e. the JSON string "\"mobile\"".
-  // Needs the route change in docs/clients.md (the GraphQL side is tested just below).
-  it.skip('POST /register with idle_queue_timeout "\\"mobile\\"": a 12-hour queue', async () => {
+  it('POST /register with idle_queue_timeout "\\"mobile\\"": a 12-hour queue', async () => {
     const res = await send(app(me), 'POST', '/register', { ...REGISTER, idle_queue_timeout: '"mobile"' });
     expect(res.body).toMatchObject({ result: 'success', idle_queue_timeout_secs: 43200 });
+    expectDecodes(res.body, 'InitialSnapshot');
+    const bad = await send(app(me), 'POST', '/register', { idle_queue_timeout: '"desktop"' });
+    expect(bad.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
   });
 
-  it('GraphQL registerEventQueue(idleQueueTimeoutPreset: MOBILE) keeps the queue 12 hours', async () => {
-    const res = await graphql(t.baseUrl, 'mutation { registerEventQueue(idleQueueTimeoutPreset: MOBILE, fetchEventTypes: []) { idleQueueTimeoutSecs } }', {}, me);
+  it('GraphQL registerEventQueue(idleQueueTimeout: "mobile") keeps the queue 12 hours; a number still works', async () => {
+    const res = await graphql(t.baseUrl, 'mutation { registerEventQueue(idleQueueTimeout: "mobile", fetchEventTypes: []) { idleQueueTimeoutSecs } }', {}, me);
     expect(res.body.data?.registerEventQueue.idleQueueTimeoutSecs).toBe(43200);
-    const both = await graphql(t.baseUrl, 'mutation { registerEventQueue(idleQueueTimeoutPreset: MOBILE, idleQueueTimeout: 600) { idleQueueTimeoutSecs } }', {}, me);
-    expect(both.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    const seconds = await graphql(t.baseUrl, 'mutation($s: IdleQueueTimeout) { registerEventQueue(idleQueueTimeout: $s, fetchEventTypes: []) { idleQueueTimeoutSecs } }', { s: 3600 }, me);
+    expect(seconds.body.data?.registerEventQueue.idleQueueTimeoutSecs).toBe(3600);
+    const bad = await graphql(t.baseUrl, 'mutation { registerEventQueue(idleQueueTimeout: "desktop") { idleQueueTimeoutSecs } }', {}, me);
+    expect(bad.body.errors?.length).toBeGreaterThan(0);
   });
 
   it('getEvents: queue_id raw, last_event_id and dont_block JSON; decodes as GetEventsResult', async () => {
@@ -236,11 +240,13 @@ describe('flutter: messages', () => {
   });
 
   // queue_id and local_id make the sender's own message event carry local_message_id (local echo).
-  // The REST route does not forward them yet (docs/clients.md); the domain does, shown through GraphQL.
-  it.skip('sendMessage with queue_id and local_id: the queue\'s message event has local_message_id', async () => {
+  it('sendMessage with queue_id and local_id: the queue\'s message event has local_message_id', async () => {
     const q = await openQueue(app(me), REGISTER);
-    await send(app(me), 'POST', '/messages', { type: 'channel', to: String(channelId), topic: 'apps', content: 'echo', queue_id: q.queueId, local_id: '1234.01' });
-    expect(only(await q.events(), 'message').local_message_id).toBe('1234.01');
+    const sent = await send(app(me), 'POST', '/messages', { type: 'channel', to: String(channelId), topic: 'apps', content: 'echo', queue_id: q.queueId, local_id: '1234.01' });
+    expect(sent.body.ignored_parameters_unsupported).toBeUndefined();
+    const event = only(await q.events(), 'message');
+    expect(event.local_message_id).toBe('1234.01');
+    expectEventDecodes(event);
   });
 
   it('GraphQL sendMessage(queueId, localId): local_message_id on that queue only, and only for the sender', async () => {
