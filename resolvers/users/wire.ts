@@ -30,7 +30,8 @@ export function userRecord(u: UserRecordSource, options: UserRecordOptions): Jso
     role: u.role,
     is_bot: u.isBot,
     full_name: u.fullName,
-    // Zulip's format_user_row has it; zulip-flutter's decoder requires it in realm_user add events.
+    // Zulip's format_user_row has it (register then drops it); zulip-flutter's decoder requires it
+    // in realm_user add events.
     is_active: u.isActive,
     // Spectators learn only the day someone joined, and not their time zone.
     ...(viewer ? { timezone: u.timezone } : {}),

@@ -25,7 +25,6 @@ export function inaccessibleUser(userId: number, domain: string): Json {
     role: ROLE_MEMBER,
     is_bot: false,
     full_name: INACCESSIBLE_USER_NAME,
-    is_active: true,
     timezone: '',
     date_joined: new Date(0).toISOString(),
     delivery_email: null,
@@ -85,7 +84,8 @@ async function realmUserState(s: InitialState, state: Json): Promise<void> {
       continue;
     }
     const longTermIdle = (u.lastActivity ?? u.dateJoined).getTime() < idleBefore;
-    const record = userRecord(u, {
+    // Which list a user is in says whether they are active: Zulip pops is_active from both.
+    const { is_active: _isActive, ...record } = userRecord(u, {
       viewer, clientGravatar, omitAvatarUrl: avatarOptional && longTermIdle, profileData: profiles.get(u.id) ?? {},
     });
     (u.isActive ? active : inactive).push(record);
