@@ -238,7 +238,11 @@ describe('python-zulip: users', () => {
     expect(remove.status).toBe(405);
   });
 
-  it.todo('get_alert_words, add_alert_words, remove_alert_words: /users/me/alert_words (issue 14)');
+  it('get_alert_words, add_alert_words (alert_words a JSON list), remove_alert_words', async () => {
+    expect((await call(admin, 'POST', '/users/me/alert_words', { alert_words: '["foo", "bar"]' })).body.alert_words).toEqual(expect.arrayContaining(['foo', 'bar']));
+    expect((await call(admin, 'GET', '/users/me/alert_words')).body.alert_words).toEqual(expect.arrayContaining(['foo', 'bar']));
+    expect((await call(admin, 'DELETE', '/users/me/alert_words', { alert_words: '["foo", "bar"]' })).body.alert_words).toEqual([]);
+  });
   it.todo('update_notification_settings: PATCH /settings/notifications (issue 14)');
   it.todo('update_storage, get_storage: /bot_storage (issue 14, bots)');
 });

@@ -186,5 +186,7 @@ describe('zulip-js: organization', () => {
     expect(res.status).toBe(405);
   });
 
-  it.todo('users.me.alertWords.retrieve: GET /users/me/alert_words (issue 14)');
+  it('users.me.alertWords.retrieve: GET /users/me/alert_words', async () => {
+    expect((await js(me, 'GET', '/users/me/alert_words')).body).toMatchObject({ result: 'success', alert_words: [] });
+  });
 });
