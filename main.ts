@@ -1,20 +1,85 @@
-// Entry point: `npm start`.
-import { configFromEnv } from './server/config.ts';
-import { createParleyServer } from './server/app.ts';
+// Entry point: `npm start` (`node --import tsx main.ts`: no wrapper process between the signals and
+// this one, so nothing can kill it while it saves its event queues).
+import { resolve } from 'node:path';
+import { configFromEnv, type Config } from './server/config.ts';
+import { bindHttp, createParleyServer, type HttpFront, type ParleyServer } from './server/app.ts';
 
+const log = (line: string) => console.log(`[parley] ${line}`);
 const config = configFromEnv();
-const server = await createParleyServer(config, (line) => console.log(`[parley] ${line}`));
-const port = await server.listen();
-console.log(`[parley] ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}; listening on http://localhost:${port}`);
-console.log(`[parley] REST API at /api/v1, GraphQL and GraphiQL at /graphql; log in as ${config.adminEmail}`);
 
-let closing = false;
+/** A URL without its credentials, for start-up lines. */
+function withoutCredentials(url: string, defaultPort: number): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || defaultPort}${parsed.pathname.length > 1 ? parsed.pathname : ''}`;
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+function startupLines(config: Config, port: number): string[] {
+  const loopbackOrAll = ['127.0.0.1', '::1', '0.0.0.0', '::'].includes(config.bindAddress);
+  const host = loopbackOrAll ? 'localhost' : config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress;
+  const base = `http://${host}:${port}`;
+  const reach = config.bindAddress === '127.0.0.1' || config.bindAddress === '::1' ? 'this machine only; PARLEY_BIND=0.0.0.0 for every interface' : 'PARLEY_BIND';
+  return [
+    `database: ${config.databaseUrl ? `PostgreSQL at ${withoutCredentials(config.databaseUrl, 5432)}` : `PGlite in ${resolve(config.dataDir)}`}`,
+    `event queues: ${config.redisUrl ? `shared via Redis at ${withoutCredentials(config.redisUrl, 6379)}` : 'in-process (set REDIS_URL to share them between server processes)'}`,
+    `listening on ${config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress}:${port} (${reach})`,
+    `REST API: ${base}/api/v1   GraphQL and GraphiQL: ${base}/graphql`,
+  ];
+}
+
+// Signals are taken from the start: one arriving while the server starts stops it once it can.
+let stopRequested: NodeJS.Signals | null = null;
+let stop: ((signal: NodeJS.Signals) => Promise<void>) | null = null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (closing) return;
-    closing = true;
-    console.log(`[parley] ${signal}: shutting down`);
-    await server.close().catch((error) => console.error(error));
-    process.exit(0);
+  process.on(signal, () => {
+    if (stopRequested) {
+      log(`${signal}: still saving, please wait`);
+      return;
+    }
+    stopRequested = signal;
+    void stop?.(signal);
   });
 }
+
+// The port first: a process that cannot listen stops before it opens the database, so it neither
+// migrates it nor takes the event queues a previous run saved there.
+let front: HttpFront;
+try {
+  front = await bindHttp(config.port, config.bindAddress);
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'EADDRINUSE' ? `port ${config.port} on ${config.bindAddress} is already in use (another server running? set PORT)`
+    : code === 'EADDRNOTAVAIL' ? `${config.bindAddress} is not an address of this machine (PARLEY_BIND)`
+    : code === 'EACCES' ? `no permission to listen on port ${config.port} (PORT)`
+    : (error as Error).message;
+  console.error(`[parley] cannot start: ${reason}`);
+  process.exit(1);
+}
+let server: ParleyServer;
+let port: number;
+try {
+  server = await createParleyServer(config, log, front);
+  port = await server.listen();
+} catch (error) {
+  console.error(`[parley] cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+for (const line of startupLines(config, port)) log(line);
+
+stop = async (signal) => {
+  log(`${signal}: shutting down (answering long-polls, saving event queues)`);
+  let exitCode = 0;
+  try {
+    await server.close();
+    log('stopped');
+  } catch (error) {
+    console.error(error);
+    exitCode = 1;
+  }
+  process.exit(exitCode);
+};
+if (stopRequested) await stop(stopRequested);

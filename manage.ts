@@ -1,6 +1,7 @@
 // The management CLI: `npm run manage -- <command> [args]`. Works on the same database the server
 // uses (DATABASE_URL, or PGlite in PARLEY_DATA_DIR); with PGlite, stop the server first (one process
 // owns the data directory).
+import { realmHost } from './resolvers/realm/urls.ts';
 import { configFromEnv } from './server/config.ts';
 import { openDatabase } from './prisma/database.ts';
 import { createRealm } from './resolvers/realm/create.ts';
@@ -9,7 +10,10 @@ import { generateApiKey, hashPassword } from './resolvers/auth/credentials.ts';
 import { syncRoleGroups } from './resolvers/groups/system.ts';
 import { ParleyError } from './resolvers/errors.ts';
 import { ROLES } from './resolvers/users/roles.ts';
-import { exactInsensitive } from './resolvers/text.ts';
+import { exactInsensitive } from './resolvers/rows.ts';
+import { readFile } from 'node:fs/promises';
+import { openFileStore } from './resolvers/files/storage.ts';
+import { importRealm } from './resolvers/exports/import.ts';
 
 const USAGE = `Usage: npm run manage -- <command>
 
@@ -20,6 +24,7 @@ const USAGE = `Usage: npm run manage -- <command>
   reset-api-key <email> [--realm <subdomain>]
   set-password <email> <password> [--realm <subdomain>]
   set-role <email> <role> [--realm <subdomain>]
+  import <archive.tar.gz> [--subdomain <subdomain>]   restore an organization export (GET /export/realm) as a new organization
 
 Subdomain "" (the default) is the organization served at the root host.`;
 
@@ -82,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
         if (!email || !nameParts.length) throw new Error(USAGE);
         if (!(ROLES as readonly number[]).includes(role)) throw new Error('Role must be one of 100, 200, 300, 400, 600.');
         const realm = await realmOf(sub);
-        const user = await createUser(db, realm.id, { email, fullName: nameParts.join(' '), password: password ?? null, role });
+        const user = await createUser(db, realm.id, { email, fullName: nameParts.join(' '), password: password ?? null, role, realmHost: realmHost(realm, config) });
         console.log(`Created user ${user.id} ${user.email}; API key: ${user.apiKey}`);
         return 0;
       }
@@ -119,6 +124,19 @@ async function main(argv: string[]): Promise<number> {
           await syncRoleGroups(tx, user.realmId, user.id, role);
         });
         console.log(`${user.email} now has role ${role}.`);
+        return 0;
+      }
+      case 'import': {
+        const sub = option(args, 'subdomain');
+        const [path] = args;
+        if (!path) throw new Error(USAGE);
+        const store = await openFileStore(config.storage, config.dataDir);
+        try {
+          const result = await importRealm(db, store, await readFile(path), { stringId: sub });
+          console.log(`Imported organization ${result.realm.id} '${result.realm.name}' (subdomain '${result.realm.stringId}'): ${result.users} users, ${result.channels} channels, ${result.messages} messages, ${result.files} files. Users keep their passwords and have new API keys.`);
+        } finally {
+          await store.close();
+        }
         return 0;
       }
       default:

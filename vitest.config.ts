@@ -6,6 +6,7 @@ export default defineConfig({
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -14,7 +14,8 @@ import { configFromEnv, type Config } from '../server/config.ts';
 
 const send = (message: unknown) => process.send!(message);
 const overrides = JSON.parse(process.env.BENCH_SERVER_CONFIG ?? '{}') as Partial<Config>;
-const config: Config = { ...configFromEnv({}), port: 0, logRequests: false, ...overrides };
+// Measures the server, not its rate limits.
+const config: Config = { ...configFromEnv({ PARLEY_RATE_LIMITING: '0' }), port: 0, logRequests: false, ...overrides };
 const server = await createParleyServer(config, (line) => process.stderr.write(`[server ${process.pid}] ${line}\n`));
 const port = await server.listen(0, '127.0.0.1');
 

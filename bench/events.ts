@@ -798,7 +798,7 @@ async function acrossProcesses(databaseUrl: string, owner: Credentials, recipien
   const common = {
     DATABASE_URL: databaseUrl, REDIS_URL, PARLEY_REDIS_PREFIX: prefix,
     PARLEY_ADMIN_EMAIL: OWNER_EMAIL, PARLEY_ADMIN_PASSWORD: OWNER_PASSWORD, PARLEY_REALM_NAME: 'Bench',
-    PARLEY_HEARTBEAT_SECS: String(HEARTBEAT_SECS), PARLEY_LOG_REQUESTS: '0',
+    PARLEY_HEARTBEAT_SECS: String(HEARTBEAT_SECS), PARLEY_LOG_REQUESTS: '0', PARLEY_RATE_LIMITING: '0',
   };
   const a = await startMain('A', common);
   const b = await startMain('B', common);

@@ -159,7 +159,8 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
   const pgliteDir = kind === 'pglite' ? (env.BENCH_PGLITE_DIR || mkdtempSync(join(os.tmpdir(), 'parley-bench-pglite-'))) : null;
   const removePgliteDir = kind === 'pglite' && !env.BENCH_PGLITE_DIR;
   const config: Config = {
-    ...configFromEnv({}),
+    // Measures the server, not its rate limits (8 clients send far more than 200 requests a minute).
+    ...configFromEnv({ PARLEY_RATE_LIMITING: '0' }),
     port: 0,
     databaseUrl: pgDb?.url,
     dataDir: pgliteDir ?? 'memory://',

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { PrismaClient } from './generated/client/client.ts';
 import { applyMigrations, type SqlRunner } from './migrate.ts';
+import { withTransactionRetries } from '../resolvers/transaction.ts';
 
 export type Db = PrismaClient;
 
@@ -22,6 +23,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; `memory://` keeps everything in memory (tests). */
   dataDir?: string;
+  /** For `memory://`: a `dumpDataDir` tar file to start from (see Config.pgliteTemplate). */
+  pgliteTemplate?: string;
   log?: (line: string) => void;
   poolSize?: number;
 }
@@ -29,7 +32,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
   if (options.url) return openPostgres(options.url, log, options.poolSize);
-  return openPglite(options.dataDir ?? './data', log);
+  return openPglite(options.dataDir ?? './data', log, options.pgliteTemplate);
 }
 
 async function openPostgres(url: string, log: (line: string) => void, poolSize = 10): Promise<Database> {
@@ -50,7 +53,7 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
   // An idle connection dropped by the server (restart, failover, admin) is replaced on next use;
   // without a listener the pool's 'error' event would crash the process.
   pool.on('error', (error) => log(`database connection lost: ${error.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = withTransactionRetries(new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }));
   return {
     prisma,
     kind: 'postgresql',
@@ -78,21 +81,22 @@ function claimDataDir(dataDir: string): () => void {
   return () => rmSync(lockPath, { force: true });
 }
 
-async function openPglite(dataDir: string, log: (line: string) => void): Promise<Database> {
+async function openPglite(dataDir: string, log: (line: string) => void, template?: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
   let release = () => {};
-  if (!dataDir.startsWith('memory://')) {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
     release = claimDataDir(dataDir);
   }
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, inMemory && template ? { loadDataDir: new Blob([readFileSync(template)]) } : {});
   const runner: SqlRunner = {
     exec: async (sql) => { await client.exec(sql); },
     query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any[],
   };
   await applyMigrations(runner, log);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = withTransactionRetries(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }));
   return {
     prisma,
     kind: 'pglite',

@@ -74,9 +74,11 @@ async function writeMigration(name: string, schemaPath: string, schema: string, 
     filters: { externalTables: [], externalEnums: [] },
   });
   let sql: string = result.stdout ?? '';
+  // A migration may be extra SQL alone (an expression index): the engine's empty diff is dropped.
+  if (/^-- This is an empty migration/.test(sql.trim())) sql = '';
   const extra = join(here, `${name}.extra.sql`);
   if (existsSync(extra)) sql += '\n' + readFileSync(extra, 'utf8');
-  if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
+  if (!sql.trim()) {
     console.log('The schema matches the migrations: nothing to write.');
     return;
   }

@@ -9,11 +9,12 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-export async function createScratchDatabase(baseUrl: string, prefix: string): Promise<ScratchDatabase> {
+/** `template`: a database to copy (already migrated, with no one connected to it). */
+export async function createScratchDatabase(baseUrl: string, prefix: string, template?: string): Promise<ScratchDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;

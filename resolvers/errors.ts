@@ -137,9 +137,43 @@ export class NotFoundError extends ParleyError {
   override readonly httpStatus = 404;
 }
 
+/** A path that exists, asked with a method it does not take. */
+export class MethodNotAllowedError extends ParleyError {
+  override readonly httpStatus = 405;
+
+  constructor() {
+    super('Method Not Allowed');
+  }
+}
+
+/**
+ * Zulip's RateLimitedError: `retry-after` (seconds, fractional) in the body, and as the `Retry-After`
+ * header (rest-facade/errors.ts and the GraphQL response carry it).
+ */
 export class RateLimitedError extends ParleyError {
   override readonly code = 'RATE_LIMIT_HIT';
   override readonly httpStatus = 429;
+  constructor(readonly secsToFreedom: number, message = 'API usage exceeded rate limit') {
+    super(message, { 'retry-after': secsToFreedom });
+  }
+}
+
+/**
+ * A request body over the limit for its caller (server/request-body.ts): refused before it is read
+ * when its Content-Length says so, else as soon as the limit is passed. Zulip's web server answers
+ * 413 here; the JSON body is Zulip's error envelope.
+ */
+export class BodyTooLargeError extends ParleyError {
+  override readonly httpStatus = 413;
+  constructor(limitBytes: number) {
+    super(`Request body is larger than the allowed limit of ${formatBytes(limitBytes)}`);
+  }
+}
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  if (mib >= 1 && Number.isInteger(mib)) return `${mib} MiB`;
+  return `${Math.floor(bytes / 1024)} KiB`;
 }
 
 export class IncompatibleParametersError extends ParleyError {
@@ -153,6 +187,22 @@ export class PushServiceNotConfiguredError extends ParleyError {
   override readonly code = 'PUSH_SERVICE_NOT_CONFIGURED';
   constructor() {
     super('Server is not configured to use push notification service.');
+  }
+}
+
+/** A push token the user never registered (Zulip's InvalidPushDeviceTokenError). */
+export class InvalidPushDeviceTokenError extends ParleyError {
+  override readonly code = 'INVALID_PUSH_DEVICE_TOKEN';
+  constructor() {
+    super('Device not recognized');
+  }
+}
+
+/** A test notification for a user with no registered device (Zulip's NoActivePushDeviceError). */
+export class NoActivePushDeviceError extends ParleyError {
+  override readonly code = 'NO_ACTIVE_PUSH_DEVICE';
+  constructor() {
+    super('No active registered push device');
   }
 }
 
@@ -198,4 +248,28 @@ export class ConcurrentUpdateError extends ParleyError {
   constructor() {
     super('Another request changed the same data at the same time; please try again.');
   }
+}
+
+/**
+ * A file over the size limit (Zulip's wording; 413, as its tus endpoint and the web server in front
+ * of it answer, and before the whole body is read when the request says its length).
+ */
+export class FileTooLargeError extends ParleyError {
+  override readonly httpStatus = 413;
+  constructor(limitMib: number) {
+    super(`Uploaded file is larger than the allowed limit of ${limitMib} MiB`);
+  }
+}
+
+/** A channel of that name exists already (POST /channels/create). */
+export class ChannelAlreadyExistsError extends ParleyError {
+  override readonly code = 'CHANNEL_ALREADY_EXISTS';
+  constructor(name: string) {
+    super(`Channel '${name}' already exists`);
+  }
+}
+
+/** An upload that had to be an image and is not one the server can read (Zulip's BAD_IMAGE). */
+export class BadImageError extends ParleyError {
+  override readonly code = 'BAD_IMAGE';
 }

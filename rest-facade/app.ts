@@ -5,24 +5,41 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { routes } from './routes.ts';
 import { compileRoutes, type CompiledRoute } from './compile.ts';
 import { collectRawParams, decodeParams } from './params.ts';
-import { uploadedFiles } from './uploads.ts';
-import { envelopeForError, envelopeForGraphQLErrors, errorEnvelope, successEnvelope, type Envelope } from './errors.ts';
-import { BadRequestError, NotLoggedInError, NotFoundError, ParleyError } from '../resolvers/errors.ts';
-import type { RequestFacts } from '../server/context.ts';
+import { readMultipart } from './uploads.ts';
+import type { RawUpload } from './params.ts';
+import type { Route } from './route.ts';
+import { envelopeForError, envelopeForGraphQLErrors, envelopeForRefusal, errorEnvelope, successEnvelope, type Envelope } from './errors.ts';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, ParleyError } from '../resolvers/errors.ts';
+import { CREDENTIAL_FREE_FIELDS, type RequestFacts } from '../server/context.ts';
+import type { Access, Admission } from '../server/gate.ts';
+import { discardBody, hasBody, readParamsBody } from '../server/request-body.ts';
 
 export type Executor = (document: DocumentNode, variables: Record<string, unknown>, facts: RequestFacts) => Promise<ExecutionResult>;
 
-export function restFacade(schema: GraphQLSchema, execute: Executor): Koa.Middleware {
+/**
+ * Checks a request's credentials from its headers, before any of its body is read (server/gate.ts):
+ * the caller and the body limit it earns, or the refusal thrown.
+ */
+export type Gate = (ctx: Koa.Context, access: Access) => Promise<Admission>;
+
+function accessOf(route: Route): Access {
+  if (CREDENTIAL_FREE_FIELDS.has(route.field)) return 'credentialFree';
+  return route.public ? 'public' : 'authenticated';
+}
+
+export function restFacade(schema: GraphQLSchema, execute: Executor, gate: Gate): Koa.Middleware {
   const compiled = compileRoutes(schema, routes);
   return async (ctx) => {
-    const envelope = await handle(ctx, compiled, execute);
+    const envelope = await handle(ctx, compiled, execute, gate);
+    // Whatever of the body the request did not need is thrown away, not kept.
+    await discardBody(ctx);
     ctx.status = envelope.status;
     for (const [key, value] of Object.entries(envelope.headers ?? {})) ctx.set(key, value);
     ctx.body = envelope.body;
   };
 }
 
-async function handle(ctx: Koa.Context, compiled: CompiledRoute[], execute: Executor): Promise<Envelope> {
+async function handle(ctx: Koa.Context, compiled: CompiledRoute[], execute: Executor, gate: Gate): Promise<Envelope> {
   const path = ctx.path.replace(/^\/api\/v1/, '') || '/';
   const method = ctx.method.toUpperCase();
   let pathMatched = false;
@@ -32,30 +49,27 @@ async function handle(ctx: Koa.Context, compiled: CompiledRoute[], execute: Exec
     pathMatched = true;
     if (entry.route.method !== method) continue;
     try {
-      return await run(ctx, entry, match, execute);
+      return await run(ctx, entry, match, execute, gate);
     } catch (error) {
-      return envelopeForError(error);
+      return envelopeForRefusal(error) ?? envelopeForError(error);
     }
   }
   if (pathMatched) {
-    return { status: 405, body: { result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' } };
+    return errorEnvelope(new MethodNotAllowedError());
   }
   return errorEnvelope(new NotFoundError('Endpoint not found'));
 }
 
-async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArray, execute: Executor): Promise<Envelope> {
+async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArray, execute: Executor, gate: Gate): Promise<Envelope> {
   const { route } = entry;
-  // A long-poll whose client has gone away stops waiting.
+  // Zulip checks credentials before parameters: a refused caller learns nothing about them, and
+  // none of its body is read.
+  const admission = await gate(ctx, accessOf(route));
+  // A long-poll whose client has gone away stops waiting (the response's close, not the request's:
+  // that one comes as soon as the body is read).
   const abort = new AbortController();
-  ctx.req.once('close', () => { if (!ctx.res.writableEnded) abort.abort(); });
-  const facts: RequestFacts = {
-    signal: abort.signal,
-    host: ctx.get('host'),
-    authorization: ctx.get('authorization') || null,
-    userAgent: ctx.get('user-agent'),
-  };
-  // Zulip checks credentials before parameters: an anonymous caller learns nothing about them.
-  if (!route.public && !facts.authorization) throw new NotLoggedInError();
+  ctx.res.once('close', () => { if (!ctx.res.writableEnded) abort.abort(); });
+  const facts: RequestFacts = { ...admission.facts, signal: abort.signal };
   const pathParams: Record<string, string> = {};
   entry.pathParamNames.forEach((name, i) => {
     try {
@@ -64,13 +78,29 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
       throw new BadRequestError('Invalid URL encoding');
     }
   });
-  const raw = collectRawParams(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body, Boolean(ctx.is('application/json')));
-  const { values, ignored } = decodeParams(entry.params, raw, pathParams, uploadedFiles(ctx));
+  let body: unknown;
+  let json = false;
+  let files: RawUpload[] = [];
+  if (!BODY_METHODS.has(method(ctx)) || !hasBody(ctx)) {
+    // Zulip reads no body for GET.
+  } else if (ctx.is('multipart')) {
+    // A route taking files reads them only from an authenticated caller, within its limit.
+    const realm = admission.caller?.realm;
+    const fileMib = realm && entry.params.some((p) => p.decode === 'file') ? route.maxUploadMib?.(realm) ?? realm.maxFileUploadSizeMib : 0;
+    ({ fields: body, files } = await readMultipart(ctx, { fileMib, bodyBytes: admission.bodyLimit }));
+  } else {
+    ({ body, json } = await readParamsBody(ctx, admission.bodyLimit));
+  }
+  const raw = collectRawParams(ctx.query as Record<string, unknown>, body, json);
+  const { values, ignored } = decodeParams(entry.params, raw, pathParams, files);
   const result = await execute(entry.document, entry.variables(values), facts);
   if (result.errors?.length) return envelopeForGraphQLErrors(result.errors, entry.wireOfVariable);
   const data = result.data as Record<string, any>;
   const fields = route.shape ? route.shape(data[route.field], values, data) : {};
   return successEnvelope(fields, ignored);
 }
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const method = (ctx: Koa.Context) => ctx.method.toUpperCase();
 
 export { ParleyError };

@@ -212,12 +212,14 @@ export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute
   // Path segments.
   const pathParamNames: string[] = [];
   const pattern = new RegExp(
-    '^' + route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    '^' + route.path.replace(/\{(\w+)(:path)?\}/g, (_m, name: string, rest?: string) => {
       const param = params.find((p) => p.wire === name);
       if (!param) throw new RouteError(route, `path segment {${name}} is no parameter`);
       param.inPath = true;
       param.required = true;
       pathParamNames.push(name);
+      // `{name:path}` takes the rest of the path, slashes included (Django's <path:name>).
+      if (rest) return '(.+?)';
       // Integer segments match digits only, so `/users/{user_id}` and `/users/{email}` coexist.
       return param.decode === 'int' ? '(-?\\d+)' : '([^/]+)';
     }) + '/?$',
@@ -231,7 +233,7 @@ export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute
   ];
   const call = used.length ? `(${used.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
   const selection = route.select !== undefined ? (route.select ? `{ ${route.select} }` : '') : selectAll(field.type, route);
-  const name = `${route.method}${route.path.replace(/\{(\w+)\}/g, '_$1').replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const name = `${route.method}${route.path.replace(/\{(\w+)(:path)?\}/g, '_$1').replace(/[^A-Za-z0-9_]/g, '_')}`;
   const source = `${operation} ${name}${declarations.length ? `(${declarations.join(', ')})` : ''} { ${route.field}${call} ${selection} ${route.alsoSelect ?? ''} }`;
   const document = parse(source);
   const errors = validate(schema, document);

@@ -1,8 +1,11 @@
 // Zulip's response envelope, in one place.
+import type Koa from 'koa';
 import { getNamedType, isListType, isNonNullType, type GraphQLError } from 'graphql';
 import type { WireVariable } from './compile.ts';
 import { asParleyError } from '../schema/errors.ts';
-import { BadRequestError, InvalidArgumentError, type ParleyError } from '../resolvers/errors.ts';
+import {
+  BadRequestError, InvalidApiKeyError, InvalidArgumentError, RateLimitedError, RealmDeactivatedError, UserDeactivatedError, type ParleyError,
+} from '../resolvers/errors.ts';
 
 export interface Envelope {
   status: number;
@@ -22,7 +25,17 @@ export function errorEnvelope(error: ParleyError): Envelope {
     body: { result: 'error', msg: error.message, code: error.code, ...error.extra },
   };
   if (error.httpStatus === 401) envelope.headers = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+  // Zulip's RateLimitedError.extra_headers.
+  if (error instanceof RateLimitedError) envelope.headers = { 'Retry-After': String(error.secsToFreedom) };
   return envelope;
+}
+
+/** Answers a Koa request outside the route table (files, avatars, assets) with the error's envelope. */
+export function respondWithError(ctx: Koa.Context, error: ParleyError): void {
+  const envelope = errorEnvelope(error);
+  ctx.status = envelope.status;
+  for (const [name, value] of Object.entries(envelope.headers ?? {})) ctx.set(name, value);
+  ctx.body = envelope.body;
 }
 
 export function internalErrorEnvelope(): Envelope {
@@ -53,8 +66,28 @@ export function envelopeForGraphQLErrors(errors: readonly GraphQLError[], wireOf
     }
     return errorEnvelope(new BadRequestError(first.message));
   }
+  if (first && !first.path) {
+    const refusal = envelopeForRefusal(first);
+    if (refusal) return refusal;
+  }
   return envelopeForError(first);
 }
+
+/**
+ * The envelope for refused credentials (the gate's, before the body is read, or the operation's
+ * before it runs), or null for any other error. Zulip's REST views answer any refusal of
+ * Basic-auth credentials as UNAUTHORIZED, keeping the reason in `msg` (authenticated_rest_api_view:
+ * `json_unauthorized(e.msg)`); GraphQL keeps the specific code.
+ */
+export function envelopeForRefusal(error: unknown): Envelope | null {
+  const parley = asParleyError(error);
+  if (!parley || !REFUSED_CREDENTIALS.some((refusal) => parley instanceof refusal)) return null;
+  const envelope = errorEnvelope(parley);
+  return { ...envelope, body: { ...envelope.body, code: 'UNAUTHORIZED' } };
+}
+
+/** The errors that refuse a request's credentials before anything else happens. */
+const REFUSED_CREDENTIALS = [InvalidApiKeyError, UserDeactivatedError, RealmDeactivatedError];
 
 /** Zulip's wording for a value of the wrong type (typed_endpoint's validators). */
 function invalidValue({ wire, type }: WireVariable): InvalidArgumentError {

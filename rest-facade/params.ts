@@ -3,6 +3,7 @@
 // values (JSON body), lists and objects JSON-encoded; every failure gets Zulip's wording.
 import { InvalidArgumentError, MissingArgumentError, BadRequestError } from '../resolvers/errors.ts';
 import type { CompiledParam } from './compile.ts';
+import { checkInput, decodeJson } from '../server/input-limits.ts';
 
 export type ParamType =
   | 'int'
@@ -38,12 +39,7 @@ export interface RawUpload {
 export type RawParams = Record<string, unknown>;
 
 function parseJson(name: string, value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw new InvalidArgumentError(name, `Argument "${name}" is not valid JSON.`);
-  }
+  return typeof value === 'string' ? decodeJson(name, value) : value;
 }
 
 // GraphQL's Int (and every ID column) is 32-bit signed.
@@ -68,23 +64,11 @@ function toBool(name: string, value: unknown): boolean {
   throw new InvalidArgumentError(name, `${name} is not a boolean`);
 }
 
-/** PostgreSQL text cannot hold NUL; Zulip refuses it in every string parameter. */
-function rejectNul(name: string, value: unknown): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters.`);
-  } else if (Array.isArray(value)) {
-    for (const item of value) rejectNul(name, item);
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      rejectNul(name, key);
-      rejectNul(name, item);
-    }
-  }
-}
-
 function decodeValue(name: string, type: ParamType, value: unknown): unknown {
+  // A value that arrived already decoded (a JSON body) is checked like one decoded here.
+  checkInput(name, value);
   const decoded = decodeRaw(name, type, value);
-  rejectNul(name, decoded);
+  checkInput(name, decoded);
   return decoded;
 }
 
@@ -120,11 +104,15 @@ function decodeRaw(name: string, type: ParamType, value: unknown): unknown {
       }
     case 'intList': {
       const list = parseJson(name, value);
+      // A JSON null list is an absent one (Zulip's `Json[list[...]] | None = None`), as zulip-js
+      // sends it for a list it was not given (FormData turns null into "null").
+      if (list === null) return null;
       if (!Array.isArray(list)) throw new InvalidArgumentError(name, `${name} is not a list`);
       return list.map((item, i) => toInt(name, item, `${name}[${i}]`));
     }
     case 'stringList': {
       const list = parseJson(name, value);
+      if (list === null) return null;
       if (!Array.isArray(list)) throw new InvalidArgumentError(name, `${name} is not a list`);
       return list.map((item, i) => {
         if (typeof item !== 'string') throw new InvalidArgumentError(name, `${name}[${i}] is not a string`);
@@ -190,7 +178,10 @@ export function decodeParams(
       if (param.default !== undefined) values[name] = param.default;
       continue;
     }
-    values[name] = decodeValue(name, param.decode, value);
+    const decoded = decodeValue(name, param.decode, value);
+    // A JSON null stands for an absent optional list; a required one must be a list.
+    if (decoded === null && param.required) throw new InvalidArgumentError(name, `${name} is not a list`);
+    values[name] = decoded;
   }
   const ignored = Object.keys(raw).filter((key) => !used.has(key));
   return { values, ignored };
@@ -202,7 +193,8 @@ export function collectRawParams(query: Record<string, unknown>, body: unknown, 
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     for (const [key, value] of Object.entries(body as RawParams)) {
       // A list in a JSON body is the value itself, not a repeated form field: keep it whole by
-      // re-encoding it the way form clients send lists.
+      // re-encoding it the way form clients send lists (once checked: JSON.stringify recurses).
+      if (bodyIsJson) checkInput(key, value);
       merged[key] = bodyIsJson && Array.isArray(value) ? JSON.stringify(value) : value;
     }
   }

@@ -45,7 +45,7 @@ export interface WireParam {
 
 export interface Route {
   method: Method;
-  /** Path under /api/v1 with `{name}` segments, as in Zulip's documentation. */
+  /** Path under /api/v1 with `{name}` segments, as in Zulip's documentation; `{name:path}` takes the rest of the path. */
   path: string;
   /** Served without credentials (credentials, when sent, are still checked). */
   public?: boolean;
@@ -64,8 +64,18 @@ export interface Route {
   select?: string;
   /** More root fields selected beside the field (their data reaches `shape` as its third argument). */
   alsoSelect?: string;
+  /**
+   * For endpoints taking files: the largest file accepted, in MiB, given the caller's organization
+   * (default: its max_file_upload_size_mib). Larger files are refused while reading (413).
+   */
+  maxUploadMib?: (realm: UploadRealm) => number;
   /** Zulip's success fields from the field's result and the decoded parameters (by wire name). */
   shape?: (result: any, params: Record<string, any>, data: Record<string, any>) => Record<string, unknown>;
+}
+
+/** What the facade knows of the caller's organization before it reads an upload. */
+export interface UploadRealm {
+  maxFileUploadSizeMib: number;
 }
 
 export function camelCase(name: string): string {

@@ -23,6 +23,14 @@ import { scheduledRoutes } from './routes/scheduled.ts';
 import { linkifierRoutes } from './routes/linkifiers.ts';
 import { domainRoutes } from './routes/domains.ts';
 import { groupRoutes } from './routes/groups.ts';
+import { draftRoutes } from './routes/drafts.ts';
+import { uploadRoutes } from './routes/uploads.ts';
+import { exportRoutes } from './routes/exports.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { playgroundRoutes } from './routes/playgrounds.ts';
+import { channelFolderRoutes } from './routes/channel-folders.ts';
+import { botRoutes } from './routes/bots.ts';
+import { inviteRoutes } from './routes/invites.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -46,4 +54,12 @@ export const routes: Route[] = [
   ...linkifierRoutes,
   ...domainRoutes,
   ...groupRoutes,
+  ...draftRoutes,
+  ...uploadRoutes,
+  ...exportRoutes,
+  ...settingsRoutes,
+  ...playgroundRoutes,
+  ...channelFolderRoutes,
+  ...botRoutes,
+  ...inviteRoutes,
 ];

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
 import { toUnixSeconds } from '../resolvers/text.ts';
 import { streamPostPolicy, weeklyTraffic } from '../resolvers/channels/wire.ts';
+import { CHANNEL_PERMISSION_SETTINGS, TOPICS_POLICY_DESCRIPTION } from '../resolvers/channels/permission-settings.ts';
 import { realmGroups, recentChannelTraffic, subscriberCounts, subscribersOfViewerChannels } from './request-cache.ts';
 import type { Context } from './context.ts';
 
@@ -27,7 +28,7 @@ export const ChannelType = builder.prismaObject('Channel', {
     messageRetentionDays: t.exposeInt('messageRetentionDays', { nullable: true, description: 'null: the organization\'s setting; -1: forever.' }),
     firstMessageId: t.exposeInt('firstMessageId', { description: 'ID of the oldest message; null when the channel has none.', nullable: true }),
     folderId: t.exposeInt('folderId', { description: 'The channel folder; null if none.', nullable: true }),
-    topicsPolicy: t.exposeString('topicsPolicy', { description: '`inherit`, `allow_empty_topic`, `disable_empty_topic` or `empty_topic_only`.' }),
+    topicsPolicy: t.exposeString('topicsPolicy', { description: `One of ${TOPICS_POLICY_DESCRIPTION}.` }),
     isArchived: t.exposeBoolean('isArchived', { description: 'Archived channels accept no messages.' }),
     isRecentlyActive: t.exposeBoolean('isRecentlyActive', { description: 'Recent message activity.' }),
     isAnnouncementOnly: t.boolean({
@@ -45,16 +46,7 @@ export const ChannelType = builder.prismaObject('Channel', {
       description: 'Average messages a week over the last four weeks; null for channels younger than a week.',
       resolve: async (c, _a, ctx) => weeklyTraffic(c, (await recentChannelTraffic(ctx)).get(c.id) ?? 0, Date.now()),
     }),
-    canAddSubscribersGroup: groupSettingField(t, 'canAddSubscribersGroupId', 'Who may add subscribers.'),
-    canRemoveSubscribersGroup: groupSettingField(t, 'canRemoveSubscribersGroupId', 'Who may remove subscribers.'),
-    canAdministerChannelGroup: groupSettingField(t, 'canAdministerChannelGroupId', 'Who may administer the channel.'),
-    canDeleteAnyMessageGroup: groupSettingField(t, 'canDeleteAnyMessageGroupId', 'Who may delete any message in the channel.'),
-    canDeleteOwnMessageGroup: groupSettingField(t, 'canDeleteOwnMessageGroupId', 'Who may delete their own messages in the channel.'),
-    canMoveMessagesOutOfChannelGroup: groupSettingField(t, 'canMoveMessagesOutOfChannelGroupId', 'Who may move messages out of the channel.'),
-    canMoveMessagesWithinChannelGroup: groupSettingField(t, 'canMoveMessagesWithinChannelGroupId', 'Who may move messages between topics of the channel.'),
-    canResolveTopicsGroup: groupSettingField(t, 'canResolveTopicsGroupId', 'Who may resolve topics in the channel.'),
-    canSendMessageGroup: groupSettingField(t, 'canSendMessageGroupId', 'Who may post.'),
-    canSubscribeGroup: groupSettingField(t, 'canSubscribeGroupId', 'Who may subscribe themselves.'),
+    ...Object.fromEntries(CHANNEL_PERMISSION_SETTINGS.map(({ field, column, description }) => [field, groupSettingField(t, column, description)])),
     subscriberCount: t.int({
       description: 'Active subscribers.',
       resolve: async (c, _a, ctx) => (await subscriberCounts(ctx)).get(c.id) ?? 0,

@@ -1,9 +1,14 @@
 import type { Db } from '../prisma/database.ts';
 import type { Realm, User } from '../prisma/generated/client/client.ts';
+import type { RateLimits } from '../server/rate-limits.ts';
 import type { Config } from '../server/config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
 import type { EventQueues } from '../resolvers/events/queues.ts';
+import type { FileStore } from '../resolvers/files/storage.ts';
+import type { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
 import { NotLoggedInError, type ParleyError } from '../resolvers/errors.ts';
+import type { ServiceBots } from '../resolvers/bots/service-bots.ts';
+import type { Mailer } from '../resolvers/mail/mailer.ts';
 
 /** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
 export interface Context {
@@ -12,6 +17,16 @@ export interface Context {
   events: EventBus;
   /** The event queues (REST long-poll and GraphQL subscriptions): this process's, or shared through Redis. */
   queues: EventQueues;
+  /** Uploads, avatars, icons, thumbnails and exports (a directory, or an S3-compatible bucket). */
+  files: FileStore;
+  /** Makes thumbnails of uploaded images in the background (absent in contexts built by hand). */
+  thumbnails?: Thumbnailer;
+  /** Runs outgoing-webhook and embedded bots on the messages that trigger them (absent in contexts built by hand). */
+  serviceBots?: ServiceBots;
+  /** Outgoing e-mail (absent in contexts built by hand: nothing is sent). */
+  mailer?: Mailer;
+  /** Zulip's rate limits (absent in contexts built by hand, which no client drives). */
+  rateLimits?: RateLimits;
   /** The organization the request's host names. */
   realm: Realm;
   /** The authenticated user, or null for anonymous access. */

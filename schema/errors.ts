@@ -5,6 +5,13 @@
 import { GraphQLError } from 'graphql';
 import { ParleyError, BadRequestError } from '../resolvers/errors.ts';
 
+/** PostgreSQL's refusals of a value (SQLSTATE, as the driver adapter's message carries it). */
+const REFUSED_INPUT: [string, string][] = [
+  ['22021', 'Text must not contain NULL (0x00) characters.'], // character_not_in_repertoire
+  ['22P05', 'Text must be valid Unicode.'], // untranslatable_character (a lone surrogate in jsonb)
+  ['54000', 'A value is too long.'], // program_limit_exceeded (an index entry over its size limit)
+];
+
 /** Turns anything a resolver threw into a ParleyError, or null for an unexpected failure (a bug). */
 export function asParleyError(error: unknown): ParleyError | null {
   let current: unknown = error;
@@ -14,10 +21,11 @@ export function asParleyError(error: unknown): ParleyError | null {
     // A unique-constraint race (two requests creating the same thing) is the caller's conflict.
     if (prismaCode === 'P2002') return new BadRequestError('That already exists.');
     if (prismaCode === 'P2025') return new BadRequestError('That no longer exists.');
-    // PostgreSQL refuses NUL in text (22021); GraphQL strings reach the database unchecked.
+    // Input the database cannot store. Requests are checked before (server/input-limits.ts and the
+    // domain's length limits); this is the backstop that keeps a missed case a 400, not a 500.
     const text = (current as { message?: unknown }).message;
-    if (typeof text === 'string' && text.includes('22021') && text.includes('0x00')) {
-      return new BadRequestError('Text must not contain NULL (0x00) characters.');
+    if (typeof text === 'string') {
+      for (const [sqlState, message] of REFUSED_INPUT) if (text.includes(sqlState)) return new BadRequestError(message);
     }
     current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
   }

@@ -1,6 +1,11 @@
+import type { EditResult } from '../resolvers/messages/edit.ts';
+import { AttachmentType } from './uploads.ts';
 import { builder } from './builder.ts';
 import type { MessageView, ReactionView } from '../resolvers/messages/present.ts';
 import type { FetchResult } from '../resolvers/messages/fetch.ts';
+import type { MessageSnapshot } from '../resolvers/messages/history.ts';
+import type { SubmessageRecord } from '../resolvers/messages/widgets.ts';
+import type { NarrowMatch } from '../resolvers/messages/matches-narrow.ts';
 
 export const ReactionType = builder.objectRef<ReactionView>('Reaction').implement({
   description: 'An emoji reaction. `reactionType` is `unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`; `emojiCode` is in that namespace.',
@@ -9,6 +14,17 @@ export const ReactionType = builder.objectRef<ReactionView>('Reaction').implemen
     emojiCode: t.exposeString('emojiCode', { description: 'The emoji’s code in the namespace of reactionType.' }),
     reactionType: t.exposeString('reactionType', { description: '`unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`.' }),
     userId: t.exposeInt('userId', { description: 'The user who reacted.' }),
+  }),
+});
+
+export const SubmessageType = builder.objectRef<SubmessageRecord>('Submessage').implement({
+  description: 'A piece of a widget\'s state attached to a message (Zulip\'s submessage): the widget\'s definition (the first, from the message\'s sender), then votes, options, tasks and edits.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The submessage ID; clients replay submessages in ID order.' }),
+    messageId: t.int({ description: 'The message it belongs to.', resolve: (s) => s.message_id }),
+    senderId: t.int({ description: 'Who sent it.', resolve: (s) => s.sender_id }),
+    msgType: t.string({ description: '`widget` for widgets (the only kind Zulip\'s clients use).', resolve: (s) => s.msg_type }),
+    content: t.exposeString('content', { description: 'JSON text: `{widget_type, extra_data}` for the definition, else the widget\'s own event (`{type: "vote", key, vote}`, ...).' }),
   }),
 });
 
@@ -36,7 +52,7 @@ export const MessageType = builder.objectRef<MessageView>('Message').implement({
     streamId: t.exposeInt('streamId', { nullable: true, description: 'The channel, for channel messages.' }),
     topic: t.exposeString('topic', { description: 'The topic (Zulip\'s `subject`); the empty topic shows as the realm\'s display name unless allowEmptyTopicName.' }),
     topicLinks: t.field({ type: 'JSON', description: 'Links produced by linkifiers in the topic: `{text, url}`.', resolve: (m) => m.topicLinks }),
-    submessages: t.field({ type: 'JSON', description: 'Widget data (polls, to-do lists); always empty for now.', resolve: (m) => m.submessages }),
+    submessages: t.field({ type: [SubmessageType], description: 'Widget state (polls, to-do lists), oldest first: the widget\'s definition, then every participant\'s submessage.', resolve: (m) => m.submessages }),
     timestamp: t.exposeInt('timestamp', { description: 'UNIX time it was sent.' }),
     type: t.exposeString('type', { description: '`stream` or `private`.' }),
     flags: t.exposeStringList('flags', { description: 'The viewer\'s flags: read, starred, mentioned, ...' }),
@@ -72,5 +88,42 @@ export const ReactionInput = builder.inputType('ReactionInput', {
     emojiName: t.string({ description: 'The emoji name, e.g. `octopus`.' }),
     emojiCode: t.string({ description: 'The code in the namespace of reactionType (unicode: dash-separated hex code points; realm: the custom emoji ID).' }),
     reactionType: t.string({ description: '`unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`.' }),
+  }),
+});
+
+export const MessageSnapshotType = builder.objectRef<MessageSnapshot>('MessageSnapshot').implement({
+  description: 'A message as it was after one edit (the first, as sent), from its edit history. The `prev*` fields say what that edit changed.',
+  fields: (t) => ({
+    userId: t.int({ nullable: true, description: 'Who made the edit (the sender, for the first snapshot); null only for edits from before March 2017.', resolve: (s) => s.user_id }),
+    timestamp: t.exposeInt('timestamp', { description: 'UNIX time of the edit (of sending, for the first snapshot).' }),
+    topic: t.exposeString('topic', { description: 'The topic after the edit ("" for direct messages).' }),
+    content: t.exposeString('content', { description: 'The Markdown content after the edit.' }),
+    renderedContent: t.string({ description: 'The rendered HTML after the edit.', resolve: (s) => s.rendered_content }),
+    prevTopic: t.string({ nullable: true, description: 'The topic before the edit, if the edit changed it.', resolve: (s) => s.prev_topic ?? null }),
+    prevContent: t.string({ nullable: true, description: 'The Markdown content before the edit, if the edit changed it.', resolve: (s) => s.prev_content ?? null }),
+    prevRenderedContent: t.string({ nullable: true, description: 'The rendered HTML before the edit, if the edit changed the content.', resolve: (s) => s.prev_rendered_content ?? null }),
+    contentHtmlDiff: t.string({ nullable: true, description: 'The rendered content with changed words marked (`highlight_text_inserted`, `highlight_text_deleted`), if the edit changed the content.', resolve: (s) => s.content_html_diff ?? null }),
+    prevStream: t.int({ nullable: true, description: 'The channel before the edit, if the edit moved the message to another channel.', resolve: (s) => s.prev_stream ?? null }),
+    stream: t.int({ nullable: true, description: 'The channel after the edit, if the edit moved the message to another channel.', resolve: (s) => s.stream ?? null }),
+  }),
+});
+
+export const NarrowMatchType = builder.objectRef<NarrowMatch>('NarrowMatch').implement({
+  description: 'A message that matches a narrow, with the search highlighting the messages query gives it.',
+  fields: (t) => ({
+    messageId: t.exposeInt('messageId', { description: 'The message.' }),
+    matchContent: t.exposeString('matchContent', { description: 'The rendered content; with a search narrow, matches wrapped in `<span class="highlight">`.' }),
+    matchSubject: t.exposeString('matchSubject', { description: 'The HTML-escaped topic; with a search narrow, matches wrapped in `<span class="highlight">`.' }),
+  }),
+});
+
+export const MessageEditResultType = builder.objectRef<EditResult>('MessageEditResult').implement({
+  description: 'What an edit left behind.',
+  fields: (t) => ({
+    detachedUploads: t.field({
+      type: [AttachmentType],
+      description: "The editor's uploads that no message links any more since this edit (delete them with deleteAttachment, or link them again).",
+      resolve: (r) => r.detachedUploads,
+    }),
   }),
 });

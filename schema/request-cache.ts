@@ -2,7 +2,7 @@
 // anything all items need (the realm's groups, channel traffic) is loaded once per request here
 // rather than once per item.
 import type { Context } from './context.ts';
-import { GroupIndex } from '../resolvers/events/initial-state/groups.ts';
+import { GroupIndex } from '../resolvers/groups/group-index.ts';
 
 const caches = new WeakMap<object, Map<string, Promise<unknown>>>();
 

@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
-import { avatarUrlFor, canSeeDeliveryEmail } from '../resolvers/users/present.ts';
+import { canSeeDeliveryEmail } from '../resolvers/users/present.ts';
+import { avatarUrlFor } from '../resolvers/users/avatars.ts';
 import { isAdmin, isOwner, isGuest } from '../resolvers/users/roles.ts';
 
 export const Role = builder.enumType('Role', {
@@ -40,7 +41,7 @@ export const UserType = builder.prismaObject('User', {
       nullable: true,
       description: 'Avatar URL; null when `clientGravatar` is true and the client can compute the gravatar from the visible email.',
       args: { clientGravatar: t.arg.boolean({ defaultValue: true }) },
-      resolve: (user, args, ctx) => avatarUrlFor(ctx.user, user, args.clientGravatar ?? true),
+      resolve: (user, args, ctx) => avatarUrlFor(ctx.user, user, { clientGravatar: args.clientGravatar ?? true, gravatar: ctx.config.gravatarEnabled }),
     }),
     profileData: t.field({
       type: 'JSON',

@@ -1,10 +1,8 @@
 // Assembles one Parley server: database, event bus, GraphQL (HTTP + WebSocket) and the REST facade.
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
-import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
 import { openDatabase, type Database } from '../prisma/database.ts';
 import { schema } from '../schema/index.ts';
 import { maskError, toGraphQLError, asParleyError } from '../schema/errors.ts';
@@ -16,13 +14,23 @@ import { restoreQueues, saveQueues } from '../resolvers/events/persistence.ts';
 import { RedisLink } from '../resolvers/events/redis/link.ts';
 import { RedisEventBus } from '../resolvers/events/redis/bus.ts';
 import { forgetCachesOnEvents } from '../resolvers/realm-cache.ts';
+import { EmptyTopicNames } from '../resolvers/realm/empty-topic-names.ts';
 import { RedisQueueRegistry } from '../resolvers/events/redis/registry.ts';
-import { createContext, refusedCredentials, useRefusedCredentials, type RequestFacts, type Services } from './context.ts';
+import { createContext, useRefusedCredentials, type RequestFacts, type Services } from './context.ts';
+import { admit } from './gate.ts';
+import { RateLimits } from './rate-limits.ts';
 import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
-import { EMOJI_IMAGE_PATH, serveEmojiImage } from './emoji-images.ts';
-import { SERVER_EMOJI_DATA_PATH, serveServerEmojiData } from './emoji-data.ts';
+import { inputLimitPlugins } from './input-limits.ts';
+import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
+import { graphqlOverHttp, isGraphQLPath } from './graphql-http.ts';
+import { graphqlWebSocket } from './websocket.ts';
+import { serveOther } from './routes.ts';
 import type { Context } from '../schema/context.ts';
+import { openFileStore, type FileStore } from '../resolvers/files/storage.ts';
+import { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
+import { ServiceBots } from '../resolvers/bots/service-bots.ts';
+import { openMailer } from '../resolvers/mail/mailer.ts';
 import { startScheduledDelivery, type ScheduledDelivery } from '../resolvers/scheduled/delivery.ts';
 
 export interface ParleyServer {
@@ -30,6 +38,11 @@ export interface ParleyServer {
   database: Database;
   events: EventBus;
   queues: EventQueues;
+  /** Uploads, avatars, icons, thumbnails and exports. */
+  files: FileStore;
+  thumbnails: Thumbnailer;
+  /** Outgoing-webhook and embedded bots at work. */
+  serviceBots: ServiceBots;
   httpServer: http.Server;
   /** Sends scheduled messages and reminders when due (runs in every process). */
   scheduledDelivery: ScheduledDelivery;
@@ -40,22 +53,67 @@ export interface ParleyServer {
 
 type InitialContext = YogaInitialContext & { facts?: RequestFacts };
 
-export async function createParleyServer(config: Config, log: (line: string) => void = console.log): Promise<ParleyServer> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, log });
+/**
+ * The HTTP server before the application exists: it can be bound first, so a process that cannot
+ * listen (port in use) stops before touching the database or the saved event queues. Requests and
+ * WebSocket upgrades that arrive meanwhile wait until the application is ready.
+ */
+export interface HttpFront {
+  server: http.Server;
+  /** Hands the waiting and future requests to the application. */
+  serve(request: http.RequestListener, upgrade: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void): void;
+}
+
+export function httpFront(): HttpFront {
+  let serve!: HttpFront['serve'];
+  const handlers = new Promise<{ request: http.RequestListener; upgrade: Parameters<HttpFront['serve']>[1] }>((resolve) => {
+    serve = (request, upgrade) => resolve({ request, upgrade });
+  });
+  // Long narrows travel in GET query strings; allow more than Node's 16 KiB of headers.
+  const handle: http.RequestListener = (request, response) => {
+    void handlers.then((h) => h.request(request, response));
+  };
+  const server = http.createServer({ maxHeaderSize: 256 * 1024 }, handle);
+  // "Expect: 100-continue" is answered by the request body reader (server/request-body.ts), only
+  // once the request's credentials earned it: a refused client never sends its body at all.
+  server.on('checkContinue', handle);
+  server.on('upgrade', (request, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    void handlers.then((h) => h.upgrade(request, socket, head));
+  });
+  return { server, serve };
+}
+
+/** Binds `front` (a new one by default) to port and host; rejects with the listen error (EADDRINUSE…). */
+export async function bindHttp(port: number, host: string, front: HttpFront = httpFront()): Promise<HttpFront> {
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) => reject(error);
+    front.server.once('error', failed);
+    front.server.listen(port, host, () => {
+      front.server.off('error', failed);
+      resolve();
+    });
+  });
+  return front;
+}
+
+/**
+ * Opens the database and assembles the server on `front` (bound already, or bound by listen()). It
+ * answers requests once listen() has restored the saved event queues, so a client polling its queue
+ * right after a restart finds it rather than BAD_EVENT_QUEUE_ID.
+ */
+export async function createParleyServer(config: Config, log: (line: string) => void = console.log, front: HttpFront = httpFront()): Promise<ParleyServer> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: config.pgliteTemplate, log });
   // With REDIS_URL, events and queues are shared by every process using that Redis (see
   // resolvers/events/redis/registry.ts); without it, everything stays in this process.
   const redis = config.redisUrl ? await RedisLink.connect(config.redisUrl, config.redisPrefix, log) : null;
   const events: EventBus = redis ? await RedisEventBus.start(redis, log) : new LocalEventBus();
   forgetCachesOnEvents(events);
-  // The empty topic's display name per realm, for queues of clients that cannot show "".
-  const emptyTopicNames = new Map<number, string>();
-  for (const realm of await database.prisma.realm.findMany({ select: { id: true, emptyTopicDisplayName: true } })) {
-    emptyTopicNames.set(realm.id, realm.emptyTopicDisplayName);
-  }
+  const emptyTopicNames = await EmptyTopicNames.open(database.prisma, events);
   const registryOptions: RegistryOptions = {
     heartbeatMs: config.heartbeatSecs * 1000,
     gcIntervalMs: 30_000,
-    emptyTopicDisplayName: (realmId) => emptyTopicNames.get(realmId) ?? 'general chat',
+    emptyTopicDisplayName: (realmId) => emptyTopicNames.get(realmId),
   };
   // In-memory queues are saved to the database across a graceful restart; Redis keeps its own.
   const memoryQueues = redis ? null : new QueueRegistry(events, registryOptions);
@@ -63,12 +121,14 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   // Where delivery is asynchronous (Redis), a response waits until its request's events are in
   // their queues, so the client finds them there whichever process it polls next.
   const settled = queues.settled?.bind(queues);
-  const services: Services = { db: database.prisma, config, events, queues };
+  const files = await openFileStore(config.storage, config.dataDir);
+  const rateLimits = new RateLimits(config.rateLimits, redis ? { command: redis.command, prefix: config.redisPrefix } : null);
+  const services: Services = { db: database.prisma, config, events, queues, files, rateLimits };
+  const thumbnails = (services.thumbnails = new Thumbnailer(services, log));
+  const serviceBots = (services.serviceBots = new ServiceBots(services, log));
+  const mailer = (services.mailer = openMailer(config, log));
   await ensureFirstRealm(services, log);
-  if (memoryQueues) {
-    const restored = await restoreQueues(database.prisma, memoryQueues);
-    if (restored) log(`restored ${restored} event queues`);
-  }
+  await thumbnails.resume();
   const scheduledDelivery = startScheduledDelivery(services, config.scheduledPollMs, log);
 
   const buildContext = async (facts: RequestFacts): Promise<Context> => {
@@ -84,12 +144,10 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: {
-      title: 'Parley GraphiQL',
-      defaultQuery: '# Authenticate with HTTP Basic (email:api_key), or call fetchApiKey first.\n{\n  serverSettings { realmName zulipFeatureLevel }\n}\n',
-    },
+    graphiql: graphiqlOptions(),
+    renderGraphiQL,
     maskedErrors: { maskError },
-    plugins: [useRefusedCredentials()],
+    plugins: [useRefusedCredentials(), ...inputLimitPlugins()],
     // Credentials travel in a header browsers attach by themselves once a user has logged in to
     // GraphiQL, so no other site may call /graphql from a browser: no CORS grant at all.
     cors: false,
@@ -110,166 +168,79 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     return (await execute({ schema, document, contextValue, variableValues: variables })) as any;
   };
 
+  const graphqlHttp = graphqlOverHttp(services, yoga);
   const app = new Koa();
-  app.proxy = true;
+  if (config.trustedProxies > 0) {
+    app.proxy = true;
+    app.maxIpsCount = config.trustedProxies;
+  }
   if (settled) {
     app.use(async (_ctx, next) => {
       await next();
       await settled();
     });
   }
-  const bodyParser = koaBody({
-    multipart: true,
-    urlencoded: true,
-    json: true,
-    text: false,
-    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as any,
-    formLimit: '20mb',
-    jsonLimit: '20mb',
-    formidable: {
-      maxFileSize: 25 * 1024 * 1024,
-      // A part with a file name but no Content-Type header (the Python client's uploads) is still
-      // a file, as Django takes it; formidable would read it as a text field. What the file is,
-      // the domain decides from its bytes.
-      onPart: (part, handle) => {
-        if (part.originalFilename && !part.mimetype) part.mimetype = 'application/octet-stream';
-        handle(part);
-      },
-    },
-    onError: () => {},
-  });
-  const facade = restFacade(schema, executeForRest);
+  // Bodies are read by the facade per route, once the request's credentials are checked (server/gate.ts).
+  const facade = restFacade(schema, executeForRest, (ctx, access) => admit(services, ctx, access));
   app.use(async (ctx, next) => {
     if (config.logRequests) log(`${ctx.method} ${ctx.path}`);
-    if (ctx.path === '/graphql' || ctx.path.startsWith('/graphql/')) {
-      // CSRF: a cross-site HTML form can post urlencoded or multipart bodies without a preflight;
-      // GraphQL over HTTP only needs JSON, so nothing else is accepted for POST.
-      if (ctx.method === 'POST' && !/^application\/(json|graphql-response\+json)\b/i.test(ctx.get('content-type'))) {
-        ctx.status = 415;
-        ctx.body = { errors: [{ message: 'POST /graphql takes application/json.', extensions: { code: 'BAD_REQUEST' } }] };
-        return;
-      }
-      const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {} as any);
-      ctx.status = response.status;
-      response.headers.forEach((value, key) => ctx.set(key, value));
-      ctx.body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+    if (isGraphQLPath(ctx.path)) {
+      await graphqlHttp(ctx);
       return;
     }
     if (ctx.path.startsWith('/api/v1/') || ctx.path === '/api/v1') {
-      try {
-        await bodyParser(ctx, async () => {});
-      } catch {
-        ctx.status = 400;
-        ctx.body = { result: 'error', msg: 'Malformed request body', code: 'BAD_REQUEST' };
-        return;
-      }
       await facade(ctx, next);
       return;
     }
-    if (ctx.path === SERVER_EMOJI_DATA_PATH) {
-      serveServerEmojiData(ctx);
-      return;
-    }
-    if (EMOJI_IMAGE_PATH.test(ctx.path)) {
-      await serveEmojiImage(ctx, database.prisma, config);
-      return;
-    }
-    if (ctx.path === '/' || ctx.path === '/health') {
-      ctx.body = { result: 'success', msg: '', server: 'parley', graphql: '/graphql', api: '/api/v1' };
-      return;
-    }
-    ctx.status = 404;
-    ctx.body = { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' };
+    await serveOther(ctx, services);
   });
 
-  // Long narrows travel in GET query strings; allow more than Node's 16 KiB of headers.
-  const httpServer = http.createServer({ maxHeaderSize: 256 * 1024 }, app.callback());
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  // graphql-ws shares yoga's envelop pipeline, so subscriptions see the same context and rules.
-  // Each WebSocket operation gets an abort signal, so a completed or dropped subscription stops
-  // waiting on its queue at once.
-  const wsAborts = new WeakMap<object, Map<string, AbortController>>();
-  const abortsOf = (socketCtx: object) => {
-    let map = wsAborts.get(socketCtx);
-    if (!map) wsAborts.set(socketCtx, (map = new Map()));
-    return map;
-  };
-  const wsCleanup = useServer(
-    {
-      // Refused credentials close the socket at connection_init (4403 Forbidden), before any operation.
-      onConnect: async (ctx) => {
-        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-        const authorization = (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null;
-        return !(await refusedCredentials(services, { host: ctx.extra.request.headers.host, authorization }));
-      },
-      onComplete: (ctx, id) => {
-        abortsOf(ctx).get(id)?.abort();
-        abortsOf(ctx).delete(id);
-      },
-      onClose: (ctx) => {
-        for (const controller of abortsOf(ctx).values()) controller.abort();
-        wsAborts.delete(ctx);
-      },
-      execute: settled
-        ? async (args: any) => {
-            const result = await args.rootValue.execute(args);
-            await settled();
-            return result;
-          }
-        : (args: any) => args.rootValue.execute(args),
-      subscribe: (args: any) => args.rootValue.subscribe(args),
-      onSubscribe: async (ctx, _id, payload) => {
-        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-        const controller = new AbortController();
-        abortsOf(ctx).set(_id, controller);
-        const facts: RequestFacts = {
-          signal: controller.signal,
-          host: ctx.extra.request.headers.host,
-          authorization: (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null,
-          userAgent: ctx.extra.request.headers['user-agent'],
-        };
-        const { schema: s, execute, subscribe, contextFactory, parse: p, validate: v } = yoga.getEnveloped({ facts } as any);
-        const args = {
-          schema: s,
-          operationName: payload.operationName,
-          document: p(payload.query),
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        const errors = v(args.schema, args.document);
-        if (errors.length) return errors;
-        return args as any;
-      },
-    },
-    wsServer,
-  );
+  const httpServer = front.server;
+  const { wsServer, close: closeWebSocket } = graphqlWebSocket(services, yoga, settled);
 
+  let listening = false;
   return {
     config,
     database,
     events,
     queues,
+    files,
+    thumbnails,
+    serviceBots,
     httpServer,
     scheduledDelivery,
-    listen: (port = config.port, host = '0.0.0.0') =>
-      new Promise((resolve) => {
-        httpServer.listen(port, host, () => resolve((httpServer.address() as { port: number }).port));
-      }),
+    listen: async (port = config.port, host = config.bindAddress) => {
+      // The port first: a server that cannot listen (port in use) leaves the saved queues where
+      // they are, for the process that will.
+      if (!httpServer.listening) await bindHttp(port, host, front);
+      if (memoryQueues) {
+        const restored = await restoreQueues(database.prisma, memoryQueues);
+        if (restored) log(`restored ${restored} event queues`);
+      }
+      listening = true;
+      front.serve(app.callback(), (request, socket, head) => {
+        wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+      });
+      return (httpServer.address() as { port: number }).port;
+    },
     close: async () => {
       // Answer waiting long-polls first, then save in-memory queues so clients resume after a
       // restart (queues in Redis outlive this process by themselves).
       queues.close();
       await scheduledDelivery.stop();
-      if (memoryQueues) await saveQueues(database.prisma, memoryQueues).catch((error) => log(`could not save event queues: ${error}`));
-      await wsCleanup.dispose();
-      wsServer.close();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await thumbnails.stop();
+      await serviceBots.idle();
+      mailer.close();
+      if (memoryQueues && listening) await saveQueues(database.prisma, memoryQueues).catch((error) => log(`could not save event queues: ${error}`));
+      await closeWebSocket();
+      if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeAllConnections?.();
+      emptyTopicNames.close();
       await events.close();
       // Events published by the last requests must reach Redis before the connections close.
       await settled?.();
       await redis?.close();
+      await files.close();
       await database.close();
     },
   };

@@ -5,10 +5,15 @@ import type { Realm, User } from '../prisma/generated/client/client.ts';
 import type { Config } from './config.ts';
 import type { EventBus } from '../resolvers/events/bus.ts';
 import type { EventQueues } from '../resolvers/events/queues.ts';
+import type { FileStore } from '../resolvers/files/storage.ts';
+import type { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
+import type { ServiceBots } from '../resolvers/bots/service-bots.ts';
+import type { Mailer } from '../resolvers/mail/mailer.ts';
+import type { RateLimits } from './rate-limits.ts';
 import { Kind, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
-import { InvalidApiKeyError, ParleyError } from '../resolvers/errors.ts';
+import { BadRequestError, InvalidApiKeyError, NotLoggedInError, ParleyError } from '../resolvers/errors.ts';
 import { toGraphQLError } from '../schema/errors.ts';
 
 export interface Services {
@@ -16,6 +21,14 @@ export interface Services {
   config: Config;
   events: EventBus;
   queues: EventQueues;
+  files: FileStore;
+  /** Makes thumbnails of uploaded images in the background. */
+  thumbnails?: Thumbnailer;
+  /** Runs outgoing-webhook and embedded bots. */
+  serviceBots?: ServiceBots;
+  /** Outgoing e-mail. */
+  mailer?: Mailer;
+  rateLimits: RateLimits;
 }
 
 export interface RequestFacts {
@@ -23,7 +36,12 @@ export interface RequestFacts {
   authorization?: string | null;
   userAgent?: string | null;
   signal?: AbortSignal;
+  /** The credentials already checked (server/gate.ts, before the body is read), so they are not checked twice. */
+  checked?: CheckedCredentials;
 }
+
+/** The user the credentials name, or why they are refused. */
+export type CheckedCredentials = { realm: Realm; user: User } | { refused: ParleyError };
 
 // How stale User.lastActivity may get: writing it on every request would double the writes of the
 // busiest endpoints for a value only read at minute-level precision.
@@ -41,7 +59,8 @@ function noteActivity(services: Services, user: { id: number; lastActivity: Date
  * The user the credentials name, or why they are refused (a bad key, a deactivated user or
  * organization, another organization's account); database failures are thrown.
  */
-async function checkCredentials(services: Services, facts: RequestFacts): Promise<{ realm: Realm; user: User } | { refused: ParleyError }> {
+export async function checkCredentials(services: Services, facts: RequestFacts): Promise<CheckedCredentials> {
+  if (facts.checked) return facts.checked;
   try {
     const credentials = parseBasicAuth(facts.authorization);
     if (!credentials) throw new InvalidApiKeyError();
@@ -85,7 +104,7 @@ export async function refusedCredentials(services: Services, facts: RequestFacts
  * client's constructor calls it before anything else, so a bad or deactivated key must still
  * get its 200 and then the real error on the next call) and the two ways of getting a key.
  */
-const CREDENTIAL_FREE_FIELDS = new Set(['serverSettings', 'fetchApiKey', 'devFetchApiKey', '__typename']);
+export const CREDENTIAL_FREE_FIELDS = new Set(['serverSettings', 'fetchApiKey', 'devFetchApiKey', '__typename']);
 
 function onlyCredentialFreeFields(document: DocumentNode, operationName?: string | null): boolean {
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
@@ -100,15 +119,29 @@ function refusal(args: { document: DocumentNode; operationName?: string | null; 
   return toGraphQLError(refused, undefined, true);
 }
 
+/** Root fields an incoming-webhook bot may use: sending messages (Zulip's allow_incoming_webhooks). */
+const INCOMING_WEBHOOK_FIELDS = new Set(['sendMessage', ...CREDENTIAL_FREE_FIELDS]);
+const INCOMING_WEBHOOK_BOT = 2;
+
+function webhookRefusal(args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError | null {
+  const user = (args.contextValue as Partial<Context>).user;
+  if (!user?.isBot || user.botType !== INCOMING_WEBHOOK_BOT) return null;
+  const operations = args.document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
+  const allowed = operation?.operation !== 'subscription'
+    && operation?.selectionSet.selections.every((s) => s.kind === Kind.FIELD && INCOMING_WEBHOOK_FIELDS.has(s.name.value));
+  return allowed ? null : toGraphQLError(new BadRequestError('This API is not available to incoming webhook bots.'), undefined, true);
+}
+
 /** Fails every operation sent with refused credentials, except those of CREDENTIAL_FREE_FIELDS. */
 export function useRefusedCredentials(): Plugin {
   return {
     onExecute: ({ args, setResultAndStopExecution }) => {
-      const error = refusal(args);
+      const error = refusal(args) ?? webhookRefusal(args);
       if (error) setResultAndStopExecution({ errors: [error] });
     },
     onSubscribe: ({ args, setResultAndStopExecution }) => {
-      const error = refusal(args);
+      const error = refusal(args) ?? webhookRefusal(args);
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };

@@ -2,6 +2,8 @@
 // server accepts, which zulip-flutter downloads (without credentials) for its emoji picker.
 import type Koa from 'koa';
 import { serverEmojiData, SERVER_EMOJI_DATA_PATH } from '../resolvers/emoji/unicode.ts';
+import { respondWithError } from '../rest-facade/errors.ts';
+import { MethodNotAllowedError } from '../resolvers/errors.ts';
 
 export { SERVER_EMOJI_DATA_PATH };
 
@@ -9,8 +11,7 @@ let body: string | undefined;
 
 export function serveServerEmojiData(ctx: Koa.Context): void {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-    ctx.status = 405;
-    ctx.body = { result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' };
+    respondWithError(ctx, new MethodNotAllowedError());
     return;
   }
   body ??= JSON.stringify(serverEmojiData());

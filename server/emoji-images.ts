@@ -6,8 +6,10 @@ import type Koa from 'koa';
 import type { Db } from '../prisma/database.ts';
 import type { Config } from './config.ts';
 import { realmForHost } from '../resolvers/auth/authenticate.ts';
-import { isDbId } from '../resolvers/text.ts';
+import { isDbId } from '../resolvers/rows.ts';
 import { gifStill } from '../resolvers/emoji/gif.ts';
+import { respondWithError } from '../rest-facade/errors.ts';
+import { NotFoundError } from '../resolvers/errors.ts';
 
 export const EMOJI_IMAGE_PATH = /^\/user_avatars\/(\d+)\/emoji\/images\/(still\/)?(\d+)\.[a-z]+$/;
 
@@ -17,8 +19,7 @@ export async function serveEmojiImage(ctx: Koa.Context, db: Db, config: Config):
   const still = Boolean(match?.[2]);
   const id = Number(match?.[3]);
   const notFound = () => {
-    ctx.status = 404;
-    ctx.body = { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' };
+    respondWithError(ctx, new NotFoundError('Not found'));
   };
   if (!match || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || !isDbId(realmId) || !isDbId(id)) return notFound();
   const realm = await realmForHost(db, ctx.get('host') || undefined, config).catch(() => null);

@@ -54,7 +54,10 @@ export async function authenticate(db: Db, subdomain: string, credentials: Basic
   const [row] = await db.$queryRaw<{ user: User; realm: Realm }[]>`
     SELECT to_jsonb(u) AS user, to_jsonb(r) AS realm FROM "User" u JOIN "Realm" r ON r.id = u."realmId"
     WHERE u."apiKey" = ${credentials.apiKey}`;
-  if (!row || row.user.email.toLowerCase() !== credentials.email.toLowerCase()) throw new InvalidApiKeyError();
+  // Zulip checks the real address; the API address (user<ID>@host when the real one is hidden) is
+  // accepted too, since the user's own clients may know only that one.
+  const email = credentials.email.toLowerCase();
+  if (!row || (row.user.deliveryEmail.toLowerCase() !== email && row.user.email.toLowerCase() !== email)) throw new InvalidApiKeyError();
   const user = reviveTimestamps(row.user, ['dateJoined', 'lastActivity']);
   const realm = reviveTimestamps(row.realm, ['dateCreated']);
   if (realm.stringId !== subdomain) throw new BadRequestError('Account is not associated with this subdomain');

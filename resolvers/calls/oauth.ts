@@ -7,7 +7,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { isDbId } from '../text.ts';
+import { isDbId } from '../rows.ts';
 import {
   STATE_PREFIX, announceTokenState, configuredProvider, redirectUri, requestToken, type ProviderName,
 } from './provider.ts';

@@ -5,8 +5,7 @@ import type { Channel, Prisma, User } from '../../prisma/generated/client/client
 import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
-import { exactInsensitive } from '../text.ts';
-import { reviveTimestamps } from '../rows.ts';
+import { exactInsensitive, reviveTimestamps } from '../rows.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 

@@ -1,10 +1,15 @@
-// GraphQL fields for administering channels: settings updates and archiving.
+// GraphQL fields for administering channels: creation, settings updates, archiving, default
+// channels and channel e-mail addresses.
 import { builder } from '../../schema/builder.ts';
 import { requireUser } from '../../schema/context.ts';
-import { CHANNEL_GROUP_SETTINGS, updateChannel, type ChannelGroupSetting } from './update.ts';
+import { updateChannel } from './update.ts';
+import { CHANNEL_PERMISSION_SETTINGS, TOPICS_POLICY_DESCRIPTION } from './permission-settings.ts';
 import { archiveChannel } from './archive.ts';
-
-const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+import { addDefaultChannel, defaultChannelIds, removeDefaultChannel } from './default-streams.ts';
+import { channelEmailAddress } from './email-address.ts';
+import { createChannel, type CreateChannelInput } from './create.ts';
+import { groupSettingArgs, subscribeCreationArgs } from './subscribe-args.ts';
+import { isGuest } from '../users/roles.ts';
 
 builder.mutationFields((t) => ({
   updateChannel: t.boolean({
@@ -18,19 +23,17 @@ builder.mutationFields((t) => ({
       historyPublicToSubscribers: t.arg.boolean({ description: 'Whether new subscribers of a private channel see earlier messages.' }),
       isDefaultStream: t.arg.boolean({ description: 'Whether new users are subscribed to the channel (administrators only).' }),
       messageRetentionDays: t.arg({ type: 'JSON', description: '`realm_default`, `unlimited` or a positive number of days (owners only).' }),
-      topicsPolicy: t.arg.string({ description: '`inherit`, `allow_empty_topic`, `disable_empty_topic` or `empty_topic_only`.' }),
+      topicsPolicy: t.arg.string({ description: `One of ${TOPICS_POLICY_DESCRIPTION}.` }),
       folderId: t.arg.int({ description: 'The channel folder; null takes the channel out of its folder.' }),
       isArchived: t.arg.boolean({ description: 'false unarchives an archived channel.' }),
-      ...Object.fromEntries(Object.keys(CHANNEL_GROUP_SETTINGS).map((name) => [camel(name), t.arg({
+      ...Object.fromEntries(CHANNEL_PERMISSION_SETTINGS.map(({ name, field, description }) => [field, t.arg({
         type: 'JSON',
-        description: `Update object \`{new, old?}\` for ${name}: \`old\`, when given, must be the current value.`,
+        description: `${description} Update object \`{new, old?}\` for ${name}: \`old\`, when given, must be the current value.`,
       })])) as Record<string, any>,
     },
     resolve: async (_root, args: Record<string, any>, ctx) => {
-      const groupSettings: Partial<Record<ChannelGroupSetting, unknown>> = {};
-      for (const name of Object.keys(CHANNEL_GROUP_SETTINGS) as ChannelGroupSetting[]) {
-        if (args[camel(name)] != null) groupSettings[name] = args[camel(name)];
-      }
+      const groupSettings: Record<string, unknown> = {};
+      for (const { name, field } of CHANNEL_PERMISSION_SETTINGS) if (args[field] != null) groupSettings[name] = args[field];
       await updateChannel(ctx, requireUser(ctx), args.channelId, {
         newName: args.newName, description: args.description, isPrivate: args.isPrivate, isWebPublic: args.isWebPublic,
         historyPublicToSubscribers: args.historyPublicToSubscribers, isDefaultStream: args.isDefaultStream,
@@ -47,6 +50,57 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       await archiveChannel(ctx, requireUser(ctx), args.channelId);
       return true;
+    },
+  }),
+}));
+
+builder.queryFields((t) => ({
+  defaultChannelIds: t.intList({
+    description: 'The channels every new user is subscribed to (register\'s `realm_default_streams`); empty for guests.',
+    resolve: async (_root, _args, ctx) => (isGuest(requireUser(ctx)) ? [] : defaultChannelIds(ctx)),
+  }),
+  channelEmailAddress: t.string({
+    description: 'The address that posts e-mail to a channel (Zulip\'s GET /streams/{stream_id}/email_address). Parley runs no email gateway, so it is always "", as on Zulip servers without one.',
+    args: {
+      channelId: t.arg.int({ required: true, description: 'A channel the viewer may read.' }),
+      senderId: t.arg.int({ description: 'Who e-mailed messages appear from: the viewer, or a bot the viewer may administer.' }),
+    },
+    resolve: (_root, args, ctx) => channelEmailAddress(ctx, requireUser(ctx), args.channelId, args.senderId ?? null),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  addDefaultChannel: t.boolean({
+    description: 'Makes a public channel a default channel for new users (administrators; Zulip\'s POST /default_streams).',
+    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
+    resolve: async (_root, args, ctx) => {
+      await addDefaultChannel(ctx, requireUser(ctx), args.channelId);
+      return true;
+    },
+  }),
+  removeDefaultChannel: t.boolean({
+    description: 'Stops subscribing new users to a channel (administrators; Zulip\'s DELETE /default_streams).',
+    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
+    resolve: async (_root, args, ctx) => {
+      await removeDefaultChannel(ctx, requireUser(ctx), args.channelId);
+      return true;
+    },
+  }),
+  createChannel: t.int({
+    description: 'Creates a channel and subscribes exactly the given users (Zulip\'s POST /channels/create); an existing name is an error. Returns the channel ID.',
+    args: {
+      name: t.arg.string({ required: true, description: 'The new channel\'s name.' }),
+      description: t.arg.string({ description: 'Its description (Markdown).' }),
+      subscribers: t.arg.intList({ required: true, description: 'User IDs to subscribe (the creator only if listed).' }),
+      inviteOnly: t.arg.boolean({ defaultValue: false, description: 'A private channel.' }),
+      historyPublicToSubscribers: t.arg.boolean({ description: 'For a private channel: whether new subscribers see its history.' }),
+      isDefaultStream: t.arg.boolean({ defaultValue: false, description: 'Subscribe new users to it (administrators; public channels only).' }),
+      folderId: t.arg.int({ description: 'The channel folder it goes in.' }),
+      ...subscribeCreationArgs(t),
+    },
+    resolve: (_root, args, ctx) => {
+      const options = args as unknown as Omit<CreateChannelInput, 'groupSettings'>;
+      return createChannel(ctx, requireUser(ctx), { ...options, groupSettings: groupSettingArgs(args as Record<string, unknown>) });
     },
   }),
 }));

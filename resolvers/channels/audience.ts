@@ -5,6 +5,7 @@ import type { Channel, Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { activeUserIdsInGroup } from '../groups/membership.ts';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST } from '../users/roles.ts';
+import { metadataAccessGroupIds } from './permission-settings.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -17,7 +18,7 @@ export async function metadataAudience(db: Reader, channel: Channel): Promise<nu
   const subscribed = new Set(subs.map((s) => s.userId));
   if (!channel.inviteOnly) return users.filter((u) => u.role !== ROLE_GUEST || subscribed.has(u.id)).map((u) => u.id);
   const granted = new Set<number>();
-  for (const groupId of [channel.canAdministerChannelGroupId, channel.canAddSubscribersGroupId, channel.canSubscribeGroupId]) {
+  for (const groupId of metadataAccessGroupIds(channel)) {
     if (groupId != null) for (const id of await activeUserIdsInGroup(db, groupId)) granted.add(id);
   }
   return users.filter((u) => subscribed.has(u.id) || u.role <= ROLE_ADMINISTRATOR || granted.has(u.id)).map((u) => u.id);

@@ -1,21 +1,16 @@
-// Zulip's permission settings for a new channel: its creator administers it, administrators may
-// remove subscribers, everyone may post, and the rest is left to organization-level settings.
+// Zulip's permission settings for a new channel (channels/permission-settings.ts): its creator
+// administers it, administrators may remove subscribers, everyone may post, and the rest is left to
+// organization-level settings.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { createAnonymousGroup } from '../groups/membership.ts';
 import { systemGroupIds } from '../groups/system.ts';
+import { CHANNEL_PERMISSION_SETTINGS } from './permission-settings.ts';
 
-export async function defaultChannelPermissions(tx: Prisma.TransactionClient, realmId: number, creatorId: number) {
-  const g = await systemGroupIds(tx, realmId);
-  return {
-    canAddSubscribersGroupId: g['role:nobody'],
-    canAdministerChannelGroupId: await createAnonymousGroup(tx, realmId, [creatorId]),
-    canDeleteAnyMessageGroupId: g['role:nobody'],
-    canDeleteOwnMessageGroupId: g['role:nobody'],
-    canMoveMessagesOutOfChannelGroupId: g['role:nobody'],
-    canMoveMessagesWithinChannelGroupId: g['role:nobody'],
-    canRemoveSubscribersGroupId: g['role:administrators'],
-    canResolveTopicsGroupId: g['role:nobody'],
-    canSendMessageGroupId: g['role:everyone'],
-    canSubscribeGroupId: g['role:nobody'],
-  };
+export async function defaultChannelPermissions(tx: Prisma.TransactionClient, realmId: number, creatorId: number): Promise<Record<string, number>> {
+  const g: Record<string, number> = await systemGroupIds(tx, realmId);
+  const out: Record<string, number> = {};
+  for (const { column, defaultGroup } of CHANNEL_PERMISSION_SETTINGS) {
+    out[column] = defaultGroup === 'channel_creator' ? await createAnonymousGroup(tx, realmId, [creatorId]) : g[defaultGroup]!;
+  }
+  return out;
 }

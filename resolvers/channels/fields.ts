@@ -4,8 +4,9 @@ import { ChannelType, SubscribeResult, SubscriptionType } from '../../schema/cha
 import { requireUser } from '../../schema/context.ts';
 import { accessChannelById, accessChannelByName, hasContentAccess, hasMetadataAccess } from './access.ts';
 import { subscribe, type SubscribeInput } from './subscribe.ts';
-import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe-events.ts';
+import { sendNewSubscriptionMessages } from './subscribe-events.ts';
 import { groupSettingArgs, subscribeCreationArgs } from './subscribe-args.ts';
+import { publishDefaultStreams } from './default-streams.ts';
 import { isAdmin } from '../users/roles.ts';
 import { BadRequestError } from '../errors.ts';
 // The area's event kinds, and how each queue sees them.
@@ -106,6 +107,7 @@ builder.mutationFields((t) => ({
       inviteOnly: t.arg.boolean({ defaultValue: false }),
       historyPublicToSubscribers: t.arg.boolean(),
       isDefaultStream: t.arg.boolean({ defaultValue: false }),
+      folderId: t.arg.int({ description: 'The channel folder of channels this request creates.' }),
       ...subscribeCreationArgs(t),
     },
     resolve: async (_root, args, ctx) => {
@@ -118,8 +120,8 @@ builder.mutationFields((t) => ({
       const { result, created, added } = await subscribe(ctx, actor, {
         ...options, subscriptions: args.subscriptions, principals: principals as (number | string)[] | null, groupSettings: groupSettingArgs(args as Record<string, unknown>),
       });
-      await publishSubscribeEvents(ctx, created, added);
       await sendNewSubscriptionMessages(ctx, actor, created, added, options.announce ?? false);
+      if (created.length && options.isDefaultStream) await publishDefaultStreams(ctx);
       return result;
     },
   }),

@@ -4,7 +4,9 @@ import type { Channel, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import type { SubscriberListShape } from '../../schema/subscriptions.ts';
 import { requestMemo } from '../../schema/request-cache.ts';
-import { subscriberLists } from '../events/initial-state/channels.ts';
+import type { Db } from '../../prisma/database.ts';
+import { PARTIAL_SUBSCRIBERS_ACTIVE_DAYS, PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE } from '../limits.ts';
+import { metadataAccessGroupIds } from './permission-settings.ts';
 import { BadRequestError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
@@ -18,7 +20,7 @@ async function checkSubscriberAccess(ctx: Context, viewer: User, channel: Channe
   if (isGuest(viewer) && subscribed) return;
   if (isGuest(viewer) && !channel.inviteOnly) throw new BadRequestError('Subscriber data is not available for this channel');
   if (isAdmin(viewer) || !channel.inviteOnly || subscribed) return;
-  for (const groupId of [channel.canAdministerChannelGroupId, channel.canAddSubscribersGroupId, channel.canSubscribeGroupId]) {
+  for (const groupId of metadataAccessGroupIds(channel)) {
     if (await isUserInGroup(ctx.db, viewer, groupId)) return;
   }
   throw new BadRequestError('Unable to retrieve subscribers for private channel');
@@ -54,4 +56,54 @@ export function subscriberListsForViewer(ctx: Context, partial: boolean): Promis
     for (const [id, userIds] of lists.partial) out.set(id, { userIds, partial: true });
     return out;
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Subscriber IDs for the given channels, in two queries. With include_subscribers=partial,
+ * channels of PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE or more subscribers list only bots and users
+ * active in the last PARTIAL_SUBSCRIBERS_ACTIVE_DAYS days, as `partial_subscribers`.
+ */
+export async function subscriberLists(db: Db, channels: Pick<Channel, 'id'>[], partialMode: boolean) {
+  const full = new Map<number, number[]>();
+  const partial = new Map<number, number[]>();
+  if (!channels.length) return { full, partial };
+  const ids = channels.map((c) => c.id);
+  let partialIds: number[] = [];
+  if (partialMode) {
+    const counts = await db.subscription.groupBy({
+      by: ['channelId'],
+      where: { channelId: { in: ids }, active: true, isUserActive: true },
+      _count: { _all: true },
+    });
+    partialIds = counts.filter((c) => c._count._all >= PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE).map((c) => c.channelId);
+  }
+  const partialSet = new Set(partialIds);
+  const fullIds = ids.filter((id) => !partialSet.has(id));
+  const since = new Date(Date.now() - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * DAY_MS);
+  const [fullRows, partialRows] = await Promise.all([
+    fullIds.length
+      ? db.subscription.findMany({
+          where: { channelId: { in: fullIds }, active: true, isUserActive: true },
+          select: { channelId: true, userId: true },
+          orderBy: [{ channelId: 'asc' }, { userId: 'asc' }],
+        })
+      : Promise.resolve([]),
+    partialIds.length
+      ? db.subscription.findMany({
+          where: {
+            channelId: { in: partialIds }, active: true, isUserActive: true,
+            user: { OR: [{ isBot: true }, { lastActivity: { gte: since } }] },
+          },
+          select: { channelId: true, userId: true },
+          orderBy: [{ channelId: 'asc' }, { userId: 'asc' }],
+        })
+      : Promise.resolve([]),
+  ]);
+  for (const id of fullIds) full.set(id, []);
+  for (const id of partialIds) partial.set(id, []);
+  for (const row of fullRows) full.get(row.channelId)!.push(row.userId);
+  for (const row of partialRows) partial.get(row.channelId)!.push(row.userId);
+  return { full, partial };
 }

@@ -1,7 +1,7 @@
 // Resolving `principals` (user IDs or API emails) to active users of the realm.
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
-import { exactInsensitive, isDbId } from '../text.ts';
+import { exactInsensitive, isDbId } from '../rows.ts';
 
 export async function resolvePrincipals(tx: Prisma.TransactionClient, realmId: number, principals: (number | string)[]): Promise<User[]> {
   const users: User[] = [];

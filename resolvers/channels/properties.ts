@@ -3,9 +3,9 @@
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { isDbId } from '../text.ts';
+import { isDbId } from '../rows.ts';
 import { accessChannelById } from './access.ts';
-import { effectiveSettings } from '../events/initial-state/settings.ts';
+import { effectiveSettings } from '../settings/catalog.ts';
 
 export interface PropertyChange {
   streamId: unknown;

@@ -5,11 +5,12 @@
 import type { Channel, User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import type { Context } from '../../schema/context.ts';
-import { GroupIndex } from '../events/initial-state/groups.ts';
+import { GroupIndex } from '../groups/group-index.ts';
 import { activeUserIdsInGroup } from '../groups/membership.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST } from '../users/roles.ts';
 import { channelRecord, subscriptionFields } from './wire.ts';
+import { metadataAccessGroupIds } from './permission-settings.ts';
 
 /** Zulip sends no "you were subscribed" messages when a request subscribes more users than this. */
 const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
@@ -31,7 +32,7 @@ export async function subscriberViewers(db: Db, realmId: number, channel: Channe
   } else {
     const admins = await db.user.findMany({ where: { realmId, isActive: true, role: { lte: ROLE_ADMINISTRATOR } }, select: { id: true } });
     for (const u of admins) ids.add(u.id);
-    for (const groupId of [channel.canAdministerChannelGroupId, channel.canAddSubscribersGroupId, channel.canSubscribeGroupId]) {
+    for (const groupId of metadataAccessGroupIds(channel)) {
       if (groupId != null) for (const id of await activeUserIdsInGroup(db, groupId)) ids.add(id);
     }
   }

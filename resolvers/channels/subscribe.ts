@@ -10,27 +10,13 @@ import { defaultChannelPermissions } from './defaults.ts';
 import { isAdmin, isGuest, isOwner } from '../users/roles.ts';
 import { pickColor } from '../users/create.ts';
 import { codePointLength } from '../text.ts';
-import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../realm/version.ts';
+import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../limits.ts';
 import { renderForRealm } from '../messages/render.ts';
 import { findChannelByName, hasContentAccess, isSubscribed } from './access.ts';
 import { resolvePrincipals } from './principals.ts';
-
-/** The channel permission settings a new channel may be given, GraphQL name → Zulip name and column. */
-export const CHANNEL_GROUP_SETTINGS = {
-  canAddSubscribersGroup: ['can_add_subscribers_group', 'canAddSubscribersGroupId'],
-  canRemoveSubscribersGroup: ['can_remove_subscribers_group', 'canRemoveSubscribersGroupId'],
-  canAdministerChannelGroup: ['can_administer_channel_group', 'canAdministerChannelGroupId'],
-  canDeleteAnyMessageGroup: ['can_delete_any_message_group', 'canDeleteAnyMessageGroupId'],
-  canDeleteOwnMessageGroup: ['can_delete_own_message_group', 'canDeleteOwnMessageGroupId'],
-  canMoveMessagesOutOfChannelGroup: ['can_move_messages_out_of_channel_group', 'canMoveMessagesOutOfChannelGroupId'],
-  canMoveMessagesWithinChannelGroup: ['can_move_messages_within_channel_group', 'canMoveMessagesWithinChannelGroupId'],
-  canResolveTopicsGroup: ['can_resolve_topics_group', 'canResolveTopicsGroupId'],
-  canSendMessageGroup: ['can_send_message_group', 'canSendMessageGroupId'],
-  canSubscribeGroup: ['can_subscribe_group', 'canSubscribeGroupId'],
-} as const;
-export type ChannelGroupSettingArg = keyof typeof CHANNEL_GROUP_SETTINGS;
-
-export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
+import { inTransaction } from '../transaction.ts';
+import { publishSubscribeEvents } from './subscribe-events.ts';
+import { TOPICS_POLICIES, channelPermissionSetting, type ChannelPermissionSetting } from './permission-settings.ts';
 
 export interface SubscribeInput {
   subscriptions: { name: string; description?: string | null }[];
@@ -43,7 +29,12 @@ export interface SubscribeInput {
   isDefaultStream?: boolean | null;
   messageRetentionDays?: unknown;
   topicsPolicy?: string | null;
-  groupSettings?: Partial<Record<ChannelGroupSettingArg, unknown>>;
+  /** Permission settings of created channels, by setting name (channels/permission-settings.ts). */
+  groupSettings?: Record<string, unknown>;
+  /** The channel folder of created channels. */
+  folderId?: number | null;
+  /** Subscribe exactly `principals`, even none (POST /channels/create), rather than the actor by default. */
+  exactPrincipals?: boolean;
 }
 
 export interface SubscribeOutcome {
@@ -85,7 +76,8 @@ interface CreationOptions {
   messageRetentionDays: number | null;
   retentionGiven: boolean;
   topicsPolicy: string;
-  groupSettings: [ChannelGroupSettingArg, GroupSettingInput][];
+  groupSettings: [ChannelPermissionSetting, GroupSettingInput][];
+  folderId: number | null;
 }
 
 function creationOptions(input: SubscribeInput): CreationOptions {
@@ -96,10 +88,11 @@ function creationOptions(input: SubscribeInput): CreationOptions {
   const messageRetentionDays = input.messageRetentionDays == null ? null : parseMessageRetentionDays(input.messageRetentionDays);
   const topicsPolicy = input.topicsPolicy ?? 'inherit';
   if (!(TOPICS_POLICIES as readonly string[]).includes(topicsPolicy)) throw new BadRequestError('Invalid topics_policy');
-  const groupSettings: [ChannelGroupSettingArg, GroupSettingInput][] = [];
-  for (const [arg, [wireName]] of Object.entries(CHANNEL_GROUP_SETTINGS) as [ChannelGroupSettingArg, readonly [string, string]][]) {
-    const raw = input.groupSettings?.[arg];
-    if (raw != null) groupSettings.push([arg, parseGroupSettingInput(wireName, raw)]);
+  const groupSettings: [ChannelPermissionSetting, GroupSettingInput][] = [];
+  for (const [name, raw] of Object.entries(input.groupSettings ?? {})) {
+    const setting = channelPermissionSetting(name);
+    if (!setting) throw new BadRequestError(`Invalid ${name}`);
+    if (raw != null) groupSettings.push([setting, parseGroupSettingInput(name, raw)]);
   }
   return {
     inviteOnly,
@@ -110,6 +103,7 @@ function creationOptions(input: SubscribeInput): CreationOptions {
     retentionGiven,
     topicsPolicy,
     groupSettings,
+    folderId: input.folderId ?? null,
   };
 }
 
@@ -125,10 +119,14 @@ async function checkCreationAllowed(tx: Prisma.TransactionClient, ctx: Context, 
     if (!enabled || !(await isUserInGroup(tx, actor, realm.canCreateWebPublicChannelGroupId))) throw new PermissionDeniedError('Insufficient permission');
   }
   if (options.retentionGiven && !isOwner(actor)) throw new OrganizationOwnerRequiredError();
+  if (options.folderId != null) {
+    const folder = await tx.channelFolder.findFirst({ where: { id: options.folderId, realmId: realm.id, isArchived: false } });
+    if (!folder) throw new BadRequestError('Invalid channel folder ID');
+  }
   if (options.topicsPolicy !== 'inherit' && !(await isUserInGroup(tx, actor, realm.canSetTopicsPolicyGroupId))) {
     throw new PermissionDeniedError('Insufficient permission');
   }
-  const setsDeletePolicy = options.groupSettings.some(([arg]) => arg === 'canDeleteAnyMessageGroup' || arg === 'canDeleteOwnMessageGroup');
+  const setsDeletePolicy = options.groupSettings.some(([{ name }]) => name === 'can_delete_any_message_group' || name === 'can_delete_own_message_group');
   if (setsDeletePolicy && !(await isUserInGroup(tx, actor, realm.canSetDeleteMessagePolicyGroupId))) {
     throw new PermissionDeniedError('Insufficient permission');
   }
@@ -142,9 +140,8 @@ async function createChannel(
     throw new BadRequestError(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
   }
   const permissions: Record<string, number | undefined> = await defaultChannelPermissions(tx, realm.id, actor.id);
-  for (const [arg, value] of options.groupSettings) {
-    const [wireName, column] = CHANNEL_GROUP_SETTINGS[arg];
-    permissions[column] = await resolveGroupSetting(tx, realm.id, 'stream', wireName, value);
+  for (const [{ name, column }, value] of options.groupSettings) {
+    permissions[column] = await resolveGroupSetting(tx, realm.id, 'stream', name, value);
   }
   const channel = await tx.channel.create({
     data: {
@@ -158,6 +155,7 @@ async function createChannel(
       historyPublicToSubscribers: options.historyPublicToSubscribers,
       messageRetentionDays: options.messageRetentionDays,
       topicsPolicy: options.topicsPolicy,
+      folderId: options.folderId,
       ...permissions,
     },
   });
@@ -194,9 +192,17 @@ async function subscriptionCounts(tx: Prisma.TransactionClient, users: { id: num
   return new Map(rows.map((row) => [row.userId, row._count._all]));
 }
 
+/**
+ * Subscribes, with the events built inside the transaction from what it wrote (a concurrent
+ * unsubscribe cannot make them disagree with it) and published when it commits.
+ */
 export async function subscribe(ctx: Context, actor: User, input: SubscribeInput): Promise<SubscribeOutcome> {
   if (!input.subscriptions.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
-  return ctx.db.$transaction((tx) => subscribeInTransaction(tx, ctx, actor, input));
+  return inTransaction(ctx, async (txc) => {
+    const outcome = await subscribeInTransaction(txc.tx, txc, actor, input);
+    await publishSubscribeEvents(txc, outcome.created, outcome.added);
+    return outcome;
+  });
 }
 
 /** The subscribe work inside a caller's transaction (PATCH /users/me/subscriptions adds and removes in one). */
@@ -204,7 +210,7 @@ export async function subscribeInTransaction(tx: Prisma.TransactionClient, ctx: 
   const fatal = input.authorizationErrorsFatal ?? true;
   const options = creationOptions(input);
   const isDefault = input.isDefaultStream ?? false;
-  const targets = input.principals?.length ? await resolvePrincipals(tx, ctx.realm.id, input.principals) : [actor];
+  const targets = input.principals?.length ? await resolvePrincipals(tx, ctx.realm.id, input.principals) : input.exactPrincipals ? [] : [actor];
   const result: SubscribeResultShape = { subscribed: {}, alreadySubscribed: {}, unauthorized: [] };
   const created: Channel[] = [];
   const added: { userId: number; channelId: number }[] = [];

@@ -7,6 +7,7 @@ import { SubscriptionSpec } from './fields.ts';
 import { subscribeInTransaction } from './subscribe.ts';
 import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe-events.ts';
 import { BadRequestError } from '../errors.ts';
+import { inTransaction } from '../transaction.ts';
 import { publishUnsubscribeEvents, unsubscribe, unsubscribeInTransaction, type RemovedPairs } from './unsubscribe.ts';
 import { updateSubscriptionProperties, type PropertyChange } from './properties.ts';
 import { channelSubscribers, userIsSubscribed } from './members.ts';
@@ -56,14 +57,15 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const actor = requireUser(ctx);
       if (!args.add.length && !args.delete.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
-      const removedPairs: RemovedPairs = [];
-      const { added, removed } = await ctx.db.$transaction(async (tx) => ({
-        added: await subscribeInTransaction(tx, ctx, actor, { subscriptions: args.add }),
-        removed: args.delete.length ? await unsubscribeInTransaction(tx, ctx, actor, args.delete, null, removedPairs) : { removed: [], notRemoved: [] },
-      }));
-      await publishSubscribeEvents(ctx, added.created, added.added);
+      const { added, removed } = await inTransaction(ctx, async (txc) => {
+        const removedPairs: RemovedPairs = [];
+        const added = await subscribeInTransaction(txc.tx, txc, actor, { subscriptions: args.add });
+        const removed = args.delete.length ? await unsubscribeInTransaction(txc.tx, txc, actor, args.delete, null, removedPairs) : { removed: [], notRemoved: [] };
+        await publishSubscribeEvents(txc, added.created, added.added);
+        await publishUnsubscribeEvents(txc, removedPairs);
+        return { added, removed };
+      });
       await sendNewSubscriptionMessages(ctx, actor, added.created, added.added, false);
-      await publishUnsubscribeEvents(ctx, removedPairs);
       return { ...added.result, ...removed };
     },
   }),

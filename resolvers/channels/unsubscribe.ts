@@ -10,6 +10,7 @@ import { isAdmin } from '../users/roles.ts';
 import { findChannelByName, hasContentAccess, hasMetadataAccess } from './access.ts';
 import { resolvePrincipals } from './principals.ts';
 import { subscriberViewers } from './subscribe-events.ts';
+import { inTransaction } from '../transaction.ts';
 
 export interface UnsubscribeResultShape {
   removed: string[];
@@ -23,10 +24,13 @@ export type RemovedPairs = { userId: number; channel: Channel }[];
 
 export async function unsubscribe(ctx: Context, actor: User, names: string[], principals: (number | string)[] | null): Promise<UnsubscribeResultShape> {
   if (!names.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
-  const removedPairs: RemovedPairs = [];
-  const result = await ctx.db.$transaction((tx) => unsubscribeInTransaction(tx, ctx, actor, names, principals, removedPairs));
-  await publishUnsubscribeEvents(ctx, removedPairs);
-  return result;
+  // The events are built inside the transaction from what it changed, and published when it commits.
+  return inTransaction(ctx, async (txc) => {
+    const removedPairs: RemovedPairs = [];
+    const result = await unsubscribeInTransaction(txc.tx, txc, actor, names, principals, removedPairs);
+    await publishUnsubscribeEvents(txc, removedPairs);
+    return result;
+  });
 }
 
 /** The removal inside a caller's transaction; `removedPairs` collects what the events must tell. */

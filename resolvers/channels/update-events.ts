@@ -4,7 +4,7 @@
 import type { Channel } from '../../prisma/generated/client/client.ts';
 import type { StreamUpdateEvent } from './events.ts';
 import type { Context } from '../../schema/context.ts';
-import { GroupIndex } from '../events/initial-state/groups.ts';
+import { GroupIndex } from '../groups/group-index.ts';
 import { channelRecord } from './wire.ts';
 
 /** Zulip's Realm.STREAM_EVENTS_NOTIFICATION_TOPIC_NAME: where the notification bot announces channel changes. */

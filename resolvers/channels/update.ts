@@ -7,11 +7,11 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import {
-  currentSettingValue, parseGroupSettingInput, resolveGroupSetting, sameSettingValue, type GroupSettingInput,
+  currentSettingValue, parseSettingUpdate, resolveGroupSetting, sameSettingValue, type GroupSettingInput, type SettingUpdate,
 } from '../groups/setting-value.ts';
 import { isAdmin, isOwner } from '../users/roles.ts';
 import { codePointLength } from '../text.ts';
-import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../realm/version.ts';
+import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../limits.ts';
 import { renderForRealm } from '../messages/render.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import { findChannelByName, hasContentAccess } from './access.ts';
@@ -21,27 +21,8 @@ import { validateChannelName } from './subscribe.ts';
 import { CHANNEL_EVENTS_TOPIC, publishChannelChanges, type ChannelChange } from './update-events.ts';
 import { publishArchiveChange } from './archive.ts';
 import { publishDefaultStreams } from './default-streams.ts';
-
-/** Channel permission settings, wire name → column. */
-export const CHANNEL_GROUP_SETTINGS = {
-  can_add_subscribers_group: 'canAddSubscribersGroupId',
-  can_remove_subscribers_group: 'canRemoveSubscribersGroupId',
-  can_administer_channel_group: 'canAdministerChannelGroupId',
-  can_delete_any_message_group: 'canDeleteAnyMessageGroupId',
-  can_delete_own_message_group: 'canDeleteOwnMessageGroupId',
-  can_move_messages_out_of_channel_group: 'canMoveMessagesOutOfChannelGroupId',
-  can_move_messages_within_channel_group: 'canMoveMessagesWithinChannelGroupId',
-  can_resolve_topics_group: 'canResolveTopicsGroupId',
-  can_send_message_group: 'canSendMessageGroupId',
-  can_subscribe_group: 'canSubscribeGroupId',
-} as const;
-
-export type ChannelGroupSetting = keyof typeof CHANNEL_GROUP_SETTINGS;
-
-/** Settings about who may read or remove content: changing them needs content access (spec, subscribe table). */
-const CONTENT_ACCESS_SETTINGS = new Set<ChannelGroupSetting>(['can_add_subscribers_group', 'can_delete_any_message_group', 'can_delete_own_message_group']);
-
-export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
+import { TOPICS_POLICIES, channelPermissionSetting, type ChannelPermissionSetting } from './permission-settings.ts';
+import { inTransaction, type TxContext } from '../transaction.ts';
 
 export interface ChannelUpdateInput {
   newName?: string | null;
@@ -56,8 +37,8 @@ export interface ChannelUpdateInput {
   /** undefined: unchanged; null: out of any folder. */
   folderId?: number | null;
   isArchived?: boolean | null;
-  /** Update objects `{new, old?}` by wire setting name. */
-  groupSettings?: Partial<Record<ChannelGroupSetting, unknown>>;
+  /** Update objects `{new, old?}` by permission setting name (channels/permission-settings.ts). */
+  groupSettings?: Record<string, unknown>;
 }
 
 function parseRetention(raw: unknown): number | null {
@@ -69,17 +50,6 @@ function parseRetention(raw: unknown): number | null {
   return n;
 }
 
-function parseUpdateObject(name: string, raw: unknown): { new: GroupSettingInput; old?: GroupSettingInput } {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('new' in raw)) throw new BadRequestError(`${name} is not a dict with 'new'`);
-  const obj = raw as Record<string, unknown>;
-  const unknownKey = Object.keys(obj).find((k) => k !== 'new' && k !== 'old');
-  if (unknownKey) throw new BadRequestError(`${name} has an unknown key '${unknownKey}'`);
-  return {
-    new: parseGroupSettingInput(name, obj.new),
-    ...(obj.old !== undefined ? { old: parseGroupSettingInput(name, obj.old) } : {}),
-  };
-}
-
 /** Zulip's Stream.PERMISSION_POLICIES names, as the notification bot words them. */
 function accessPolicyName(c: Pick<Channel, 'inviteOnly' | 'isWebPublic' | 'historyPublicToSubscribers'>): string {
   if (c.isWebPublic) return 'Web-public';
@@ -87,50 +57,95 @@ function accessPolicyName(c: Pick<Channel, 'inviteOnly' | 'isWebPublic' | 'histo
   return c.historyPublicToSubscribers ? 'Private, shared history' : 'Private, protected history';
 }
 
+/** What an update will change: checked and computed before anything is written. */
+interface ChannelUpdatePlan {
+  data: Prisma.ChannelUpdateInput;
+  changes: ChannelChange[];
+  groupSettings: (readonly [ChannelPermissionSetting, GroupSettingUpdate])[];
+  unarchive: boolean;
+  /** true/false: make it a default channel or not; null: unchanged. */
+  isDefault: boolean | null;
+  newName: string | null;
+  newDescription: string | null;
+}
+
+type GroupSettingUpdate = SettingUpdate;
+
+/**
+ * Changes a channel's settings (Zulip's do_change_stream_* actions behind update_stream_backend):
+ * every rule is checked first, then the changes are written in one transaction whose events go out
+ * on commit, then the notification bot tells the channel.
+ */
 export async function updateChannel(ctx: Context, actor: User, channelId: number, input: ChannelUpdateInput): Promise<void> {
-  const { realm } = ctx;
   const channel = await accessChannelForAdministering(ctx.db, actor, channelId);
+  const plan = await planChannelUpdate(ctx, actor, channel, input);
+  const updated = await inTransaction(ctx, (tx) => applyChannelUpdate(tx, channel, plan));
+  await announceChannelUpdate(ctx, actor, channel, updated, plan);
+}
+
+async function planChannelUpdate(ctx: Context, actor: User, channel: Channel, input: ChannelUpdateInput): Promise<ChannelUpdatePlan> {
   const unarchive = input.isArchived === false && channel.isArchived;
   if (channel.isArchived && !unarchive) throw new BadRequestError('Channel is archived.');
-
-  const settings = Object.entries(input.groupSettings ?? {}).filter(([, v]) => v !== undefined && v !== null) as [ChannelGroupSetting, unknown][];
-  const parsedSettings = settings.map(([name, raw]) => [name, parseUpdateObject(name, raw)] as const);
+  const groupSettings = Object.entries(input.groupSettings ?? {})
+    .filter(([, raw]) => raw != null)
+    .map(([name, raw]) => {
+      const setting = channelPermissionSetting(name);
+      if (!setting) throw new BadRequestError(`Invalid ${name}`);
+      return [setting, parseSettingUpdate(name, raw)] as const;
+    });
   const contentAccess = await hasContentAccess(ctx.db, actor, channel);
-  const denyContent = () => new BadRequestError('Invalid channel ID');
-  if (parsedSettings.some(([name]) => CONTENT_ACCESS_SETTINGS.has(name)) && !contentAccess) throw denyContent();
+  if (groupSettings.some(([setting]) => setting.contentAccess) && !contentAccess) throw denyContent();
 
-  const data: Prisma.ChannelUpdateInput = {};
-  const changes: ChannelChange[] = [];
-  let isDefaultChange: boolean | null = null;
-  let newName: string | null = null;
-  let newDescription: string | null = null;
+  const plan: ChannelUpdatePlan = { data: {}, changes: [], groupSettings, unarchive, isDefault: null, newName: null, newDescription: null };
+  await planName(ctx, channel, input, plan);
+  await planDescription(ctx, channel, input, plan);
+  await planPrivacy(ctx, actor, channel, input, plan, contentAccess);
+  planRetention(actor, channel, input, plan);
+  await planTopicsPolicy(ctx, actor, channel, input, plan);
+  await planFolder(ctx, channel, input, plan);
+  return plan;
+}
 
-  if (input.newName != null) {
-    const name = validateChannelName(input.newName);
-    if (name === channel.name) throw new BadRequestError('Channel already has that name.');
-    const clash = await findChannelByName(ctx.db, realm.id, name);
-    if (clash && clash.id !== channel.id) throw new BadRequestError(`Channel '${name}' already exists`);
-    data.name = name;
-    newName = name;
-    changes.push({ property: 'name', value: name });
+/** Zulip hides a channel's existence from whoever lacks the access a change needs. */
+function denyContent(): BadRequestError {
+  return new BadRequestError('Invalid channel ID');
+}
+
+async function planName(ctx: Context, channel: Channel, input: ChannelUpdateInput, plan: ChannelUpdatePlan): Promise<void> {
+  if (input.newName == null) return;
+  const name = validateChannelName(input.newName);
+  if (name === channel.name) throw new BadRequestError('Channel already has that name.');
+  await checkNameAvailable(ctx.db, ctx.realm.id, name, channel.id);
+  plan.data.name = name;
+  plan.newName = name;
+  plan.changes.push({ property: 'name', value: name });
+}
+
+async function checkNameAvailable(db: Prisma.TransactionClient, realmId: number, name: string, channelId: number): Promise<void> {
+  const clash = await findChannelByName(db, realmId, name);
+  if (clash && clash.id !== channelId) throw new BadRequestError(`Channel '${name}' already exists`);
+}
+
+async function planDescription(ctx: Context, channel: Channel, input: ChannelUpdateInput, plan: ChannelUpdatePlan): Promise<void> {
+  if (input.description == null) return;
+  // Descriptions are one paragraph (Zulip replaces newlines).
+  const description = input.description.replace(/\r?\n/g, ' ').trim();
+  if (codePointLength(description) > MAX_CHANNEL_DESCRIPTION_LENGTH) {
+    throw new BadRequestError(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
   }
+  if (description === channel.description) return;
+  const rendered = description ? (await renderForRealm(ctx.db, ctx.realm.id, description)).html : '';
+  plan.data.description = description;
+  plan.data.renderedDescription = rendered;
+  plan.newDescription = description;
+  plan.changes.push({ property: 'description', value: description, extra: { rendered_description: rendered } });
+}
 
-  if (input.description != null) {
-    // Descriptions are one paragraph (Zulip replaces newlines).
-    const description = input.description.replace(/\r?\n/g, ' ').trim();
-    if (codePointLength(description) > MAX_CHANNEL_DESCRIPTION_LENGTH) {
-      throw new BadRequestError(`Channel description too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters).`);
-    }
-    if (description !== channel.description) {
-      const rendered = description ? (await renderForRealm(ctx.db, realm.id, description)).html : '';
-      data.description = description;
-      data.renderedDescription = rendered;
-      newDescription = description;
-      changes.push({ property: 'description', value: description, extra: { rendered_description: rendered } });
-    }
-  }
-
-  // Privacy: is_web_public implies public with public history; public channels always have public history.
+/** Privacy and default-channel status: web-public implies public, public implies public history. */
+async function planPrivacy(
+  ctx: Context, actor: User, channel: Channel, input: ChannelUpdateInput, plan: ChannelUpdatePlan, contentAccess: boolean,
+): Promise<void> {
+  const { realm } = ctx;
   let inviteOnly = channel.inviteOnly;
   let webPublic = channel.isWebPublic;
   let history = channel.historyPublicToSubscribers;
@@ -159,105 +174,110 @@ export async function updateChannel(ctx: Context, actor: User, channelId: number
 
   if (input.isDefaultStream != null) {
     if (!isAdmin(actor)) throw new UnauthorizedPrincipalError('Must be an organization administrator');
-    isDefaultChange = input.isDefaultStream;
+    plan.isDefault = input.isDefaultStream;
   }
-  const isDefault = isDefaultChange ?? !!(await ctx.db.defaultChannel.findUnique({ where: { realmId_channelId: { realmId: realm.id, channelId: channel.id } } }));
+  const isDefault = plan.isDefault ?? !!(await ctx.db.defaultChannel.findUnique({ where: { realmId_channelId: { realmId: realm.id, channelId: channel.id } } }));
   if (inviteOnly && isDefault) throw new BadRequestError('A default channel cannot be private.');
-  if (inviteOnly !== channel.inviteOnly || webPublic !== channel.isWebPublic || history !== channel.historyPublicToSubscribers) {
-    Object.assign(data, { inviteOnly, isWebPublic: webPublic, historyPublicToSubscribers: history });
-    const extra = { history_public_to_subscribers: history, is_web_public: webPublic };
-    if (inviteOnly !== channel.inviteOnly) changes.push({ property: 'invite_only', value: inviteOnly, extra });
-    if (history !== channel.historyPublicToSubscribers) changes.push({ property: 'history_public_to_subscribers', value: history });
-    if (webPublic !== channel.isWebPublic) changes.push({ property: 'is_web_public', value: webPublic });
-  }
+  if (inviteOnly === channel.inviteOnly && webPublic === channel.isWebPublic && history === channel.historyPublicToSubscribers) return;
+  Object.assign(plan.data, { inviteOnly, isWebPublic: webPublic, historyPublicToSubscribers: history });
+  const extra = { history_public_to_subscribers: history, is_web_public: webPublic };
+  if (inviteOnly !== channel.inviteOnly) plan.changes.push({ property: 'invite_only', value: inviteOnly, extra });
+  if (history !== channel.historyPublicToSubscribers) plan.changes.push({ property: 'history_public_to_subscribers', value: history });
+  if (webPublic !== channel.isWebPublic) plan.changes.push({ property: 'is_web_public', value: webPublic });
+}
 
-  if (input.messageRetentionDays !== undefined && input.messageRetentionDays !== null) {
-    if (!isOwner(actor)) throw new UnauthorizedPrincipalError('Must be an organization owner');
-    const days = parseRetention(input.messageRetentionDays);
-    if (days !== channel.messageRetentionDays) {
-      data.messageRetentionDays = days;
-      changes.push({ property: 'message_retention_days', value: days });
-    }
-  }
+function planRetention(actor: User, channel: Channel, input: ChannelUpdateInput, plan: ChannelUpdatePlan): void {
+  if (input.messageRetentionDays == null) return;
+  if (!isOwner(actor)) throw new UnauthorizedPrincipalError('Must be an organization owner');
+  const days = parseRetention(input.messageRetentionDays);
+  if (days === channel.messageRetentionDays) return;
+  plan.data.messageRetentionDays = days;
+  plan.changes.push({ property: 'message_retention_days', value: days });
+}
 
-  if (input.topicsPolicy != null) {
-    if (!TOPICS_POLICIES.includes(input.topicsPolicy)) throw new BadRequestError('Invalid topics_policy');
-    if (!(await isUserInGroup(ctx.db, actor, realm.canSetTopicsPolicyGroupId)) && !isAdmin(actor)) throw new PermissionDeniedError('Insufficient permission');
-    if (input.topicsPolicy === 'empty_topic_only') {
-      const named = await ctx.db.message.count({ where: { channelId: channel.id, topic: { not: '' } } });
-      if (named) {
-        throw new BadRequestError('To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.');
-      }
-    }
-    if (input.topicsPolicy !== channel.topicsPolicy) {
-      data.topicsPolicy = input.topicsPolicy;
-      changes.push({ property: 'topics_policy', value: input.topicsPolicy });
+async function planTopicsPolicy(ctx: Context, actor: User, channel: Channel, input: ChannelUpdateInput, plan: ChannelUpdatePlan): Promise<void> {
+  if (input.topicsPolicy == null) return;
+  if (!(TOPICS_POLICIES as readonly string[]).includes(input.topicsPolicy)) throw new BadRequestError('Invalid topics_policy');
+  if (!(await isUserInGroup(ctx.db, actor, ctx.realm.canSetTopicsPolicyGroupId)) && !isAdmin(actor)) throw new PermissionDeniedError('Insufficient permission');
+  if (input.topicsPolicy === 'empty_topic_only') {
+    const named = await ctx.db.message.count({ where: { channelId: channel.id, topic: { not: '' } } });
+    if (named) {
+      throw new BadRequestError('To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.');
     }
   }
+  if (input.topicsPolicy === channel.topicsPolicy) return;
+  plan.data.topicsPolicy = input.topicsPolicy;
+  plan.changes.push({ property: 'topics_policy', value: input.topicsPolicy });
+}
 
-  if (input.folderId !== undefined) {
-    if (input.folderId !== null) {
-      const folder = await ctx.db.channelFolder.findFirst({ where: { id: input.folderId, realmId: realm.id } });
-      if (!folder) throw new BadRequestError('Invalid channel folder ID');
-      if (folder.isArchived) throw new BadRequestError('Invalid channel folder ID');
-    }
-    if (input.folderId !== channel.folderId) {
-      data.folder = input.folderId === null ? { disconnect: true } : { connect: { id: input.folderId } };
-      changes.push({ property: 'folder_id', value: input.folderId });
-    }
+async function planFolder(ctx: Context, channel: Channel, input: ChannelUpdateInput, plan: ChannelUpdatePlan): Promise<void> {
+  if (input.folderId === undefined) return;
+  if (input.folderId !== null) {
+    const folder = await ctx.db.channelFolder.findFirst({ where: { id: input.folderId, realmId: ctx.realm.id } });
+    if (!folder || folder.isArchived) throw new BadRequestError('Invalid channel folder ID');
   }
+  if (input.folderId === channel.folderId) return;
+  plan.data.folder = input.folderId === null ? { disconnect: true } : { connect: { id: input.folderId } };
+  plan.changes.push({ property: 'folder_id', value: input.folderId });
+}
 
-  const before = await metadataAudience(ctx.db, channel);
-  const updated = await ctx.db.$transaction(async (tx) => {
-    const groupData: Record<string, number> = {};
-    for (const [name, update] of parsedSettings) {
-      const column = CHANNEL_GROUP_SETTINGS[name];
-      const currentId = channel[column as keyof Channel] as number | null;
-      const current = currentId == null ? null : await currentSettingValue(tx, currentId);
-      if (update.old !== undefined && (current === null || !sameSettingValue(update.old, current))) {
-        throw new BadRequestError("'old' value does not match the expected value.");
-      }
-      if (current !== null && sameSettingValue(update.new, current)) continue;
-      groupData[column] = await resolveGroupSetting(tx, realm.id, 'stream', name, update.new);
+/** Writes the plan and publishes its events (on commit, through the transaction's context). */
+async function applyChannelUpdate(tx: TxContext<Context>, channel: Channel, plan: ChannelUpdatePlan): Promise<Channel> {
+  const { realm } = tx;
+  // Again inside: a concurrent rename or creation that took the name first makes the unique index
+  // refuse this transaction, and its retry answers here.
+  if (plan.newName !== null) await checkNameAvailable(tx.db, realm.id, plan.newName, channel.id);
+  const before = await metadataAudience(tx.db, channel);
+  const groupData: Record<string, number> = {};
+  for (const [{ name, column }, update] of plan.groupSettings) {
+    const currentId = channel[column] as number | null;
+    const current = currentId == null ? null : await currentSettingValue(tx.db, currentId);
+    if (update.old !== undefined && (current === null || !sameSettingValue(update.old, current))) {
+      throw new BadRequestError("'old' value does not match the expected value.");
     }
-    if (isDefaultChange === true) {
-      await tx.defaultChannel.upsert({
-        where: { realmId_channelId: { realmId: realm.id, channelId: channel.id } },
-        create: { realmId: realm.id, channelId: channel.id }, update: {},
-      });
-    } else if (isDefaultChange === false) {
-      await tx.defaultChannel.deleteMany({ where: { realmId: realm.id, channelId: channel.id } });
-    }
-    return tx.channel.update({ where: { id: channel.id }, data: { ...data, ...groupData, ...(unarchive ? { isArchived: false } : {}) } });
+    if (current !== null && sameSettingValue(update.new, current)) continue;
+    groupData[column] = await resolveGroupSetting(tx.db, realm.id, 'stream', name, update.new);
+  }
+  if (plan.isDefault === true) {
+    await tx.db.defaultChannel.upsert({
+      where: { realmId_channelId: { realmId: realm.id, channelId: channel.id } },
+      create: { realmId: realm.id, channelId: channel.id }, update: {},
+    });
+  } else if (plan.isDefault === false) {
+    await tx.db.defaultChannel.deleteMany({ where: { realmId: realm.id, channelId: channel.id } });
+  }
+  const updated = await tx.db.channel.update({
+    where: { id: channel.id }, data: { ...plan.data, ...groupData, ...(plan.unarchive ? { isArchived: false } : {}) },
   });
 
-  for (const [name] of parsedSettings) {
-    const column = CHANNEL_GROUP_SETTINGS[name];
+  const changes = [...plan.changes];
+  for (const [{ name, column }] of plan.groupSettings) {
     if (updated[column] === channel[column]) continue;
-    changes.push({ property: name, value: await currentSettingValue(ctx.db, updated[column]!) });
+    changes.push({ property: name, value: await currentSettingValue(tx.db, updated[column]!) });
   }
-  const after = await metadataAudience(ctx.db, updated);
-  if (unarchive) await publishArchiveChange(ctx, updated, after);
-  await publishChannelChanges(ctx, updated, channel.name, changes, before, after);
-  if (isDefaultChange !== null) await publishDefaultStreams(ctx);
+  const after = await metadataAudience(tx.db, updated);
+  if (plan.unarchive) await publishArchiveChange(tx, updated, after);
+  await publishChannelChanges(tx, updated, channel.name, changes, before, after);
+  if (plan.isDefault !== null) await publishDefaultStreams(tx);
+  return updated;
+}
 
-  // The notification bot tells the channel, as Zulip does; the change stands even if it cannot.
+/** The notification bot tells the channel, as Zulip does; the change stands even if it cannot. */
+async function announceChannelUpdate(ctx: Context, actor: User, channel: Channel, updated: Channel, plan: ChannelUpdatePlan): Promise<void> {
   const by = `@_**${actor.fullName}|${actor.id}**`;
+  const to = { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC };
   try {
-    if (unarchive) await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `Channel #**${updated.name}** has been unarchived.`);
-    if (newName !== null) {
-      await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC }, `${by} renamed channel **${channel.name}** to **${newName}**.`);
-    }
+    if (plan.unarchive) await sendAsNotificationBot(ctx, to, `Channel #**${updated.name}** has been unarchived.`);
+    if (plan.newName !== null) await sendAsNotificationBot(ctx, to, `${by} renamed channel **${channel.name}** to **${plan.newName}**.`);
     const oldPolicy = accessPolicyName(channel);
     const newPolicy = accessPolicyName(updated);
     if (oldPolicy !== newPolicy) {
-      await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC },
-        `${by} changed the [access permissions](/help/channel-permissions) for this channel from **${oldPolicy}** to **${newPolicy}**.`);
+      await sendAsNotificationBot(ctx, to, `${by} changed the [access permissions](/help/channel-permissions) for this channel from **${oldPolicy}** to **${newPolicy}**.`);
     }
-    if (newDescription !== null) {
+    if (plan.newDescription !== null) {
       const quote = (text: string) => (text ? `\`\`\`\` quote\n${text}\n\`\`\`\`` : '```` quote\n*No description.*\n````');
-      await sendAsNotificationBot(ctx, { channelId: channel.id, topic: CHANNEL_EVENTS_TOPIC },
-        `${by} changed the description for this channel.\n\n* **Old description:**\n${quote(channel.description)}\n* **New description:**\n${quote(newDescription)}`);
+      await sendAsNotificationBot(ctx, to,
+        `${by} changed the description for this channel.\n\n* **Old description:**\n${quote(channel.description)}\n* **New description:**\n${quote(plan.newDescription)}`);
     }
   } catch {
     // An announcement is best-effort (the channel may not accept the bot's messages).

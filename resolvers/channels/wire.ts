@@ -2,6 +2,7 @@
 // subscription's personal settings: built once here for every place that sends them.
 import type { Channel, Subscription } from '../../prisma/generated/client/client.ts';
 import { toUnixSeconds } from '../text.ts';
+import { CHANNEL_PERMISSION_SETTINGS } from './permission-settings.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,39 +34,43 @@ export function weeklyTraffic(channel: Channel, recentCount: number, now: number
   return Math.round(recentCount / Math.min(4, age / (7 * DAY_MS)));
 }
 
-/** The channel record (the fields of GET /streams, in the same order). */
+type RecordField = (channel: Channel, groups: GroupLookup, traffic: number | null) => unknown;
+
+/**
+ * The channel record, field by field, in Zulip's order: register and events build it from here, and
+ * GET /streams selects the same fields (camelCased) of the GraphQL Channel type, so the two cannot
+ * drift apart (test/unit/channel-record.test.ts compares them).
+ */
+const CHANNEL_RECORD: Record<string, RecordField> = {
+  stream_id: (c) => c.id,
+  name: (c) => c.name,
+  description: (c) => c.description,
+  rendered_description: (c) => c.renderedDescription,
+  date_created: (c) => toUnixSeconds(c.dateCreated),
+  creator_id: (c) => c.creatorId,
+  invite_only: (c) => c.inviteOnly,
+  is_web_public: (c) => c.isWebPublic,
+  history_public_to_subscribers: (c) => c.historyPublicToSubscribers,
+  message_retention_days: (c) => c.messageRetentionDays,
+  first_message_id: (c) => c.firstMessageId,
+  folder_id: (c) => c.folderId,
+  topics_policy: (c) => c.topicsPolicy,
+  is_archived: (c) => c.isArchived,
+  is_recently_active: (c) => c.isRecentlyActive,
+  is_announcement_only: (c, g) => streamPostPolicy(g, c.canSendMessageGroupId) === 2,
+  stream_post_policy: (c, g) => streamPostPolicy(g, c.canSendMessageGroupId),
+  stream_weekly_traffic: (_c, _g, traffic) => traffic,
+  ...Object.fromEntries(CHANNEL_PERMISSION_SETTINGS.map(({ name, column }): [string, RecordField] => [name, (c, g) => g.settingValue(c[column])])),
+};
+
+/** The channel record's wire names, in order. */
+export const CHANNEL_RECORD_FIELDS: readonly string[] = Object.keys(CHANNEL_RECORD);
+
+/** The channel record (register, events; GET /streams through GraphQL gives the same fields). */
 export function channelRecord(channel: Channel, groups: GroupLookup, traffic: number | null): Json {
-  const postPolicy = streamPostPolicy(groups, channel.canSendMessageGroupId);
-  return {
-    stream_id: channel.id,
-    name: channel.name,
-    description: channel.description,
-    rendered_description: channel.renderedDescription,
-    date_created: toUnixSeconds(channel.dateCreated),
-    creator_id: channel.creatorId,
-    invite_only: channel.inviteOnly,
-    is_web_public: channel.isWebPublic,
-    history_public_to_subscribers: channel.historyPublicToSubscribers,
-    message_retention_days: channel.messageRetentionDays,
-    first_message_id: channel.firstMessageId,
-    folder_id: channel.folderId,
-    topics_policy: channel.topicsPolicy,
-    is_archived: channel.isArchived,
-    is_recently_active: channel.isRecentlyActive,
-    is_announcement_only: postPolicy === 2,
-    stream_post_policy: postPolicy,
-    stream_weekly_traffic: traffic,
-    can_add_subscribers_group: groups.settingValue(channel.canAddSubscribersGroupId),
-    can_remove_subscribers_group: groups.settingValue(channel.canRemoveSubscribersGroupId),
-    can_administer_channel_group: groups.settingValue(channel.canAdministerChannelGroupId),
-    can_delete_any_message_group: groups.settingValue(channel.canDeleteAnyMessageGroupId),
-    can_delete_own_message_group: groups.settingValue(channel.canDeleteOwnMessageGroupId),
-    can_move_messages_out_of_channel_group: groups.settingValue(channel.canMoveMessagesOutOfChannelGroupId),
-    can_move_messages_within_channel_group: groups.settingValue(channel.canMoveMessagesWithinChannelGroupId),
-    can_resolve_topics_group: groups.settingValue(channel.canResolveTopicsGroupId),
-    can_send_message_group: groups.settingValue(channel.canSendMessageGroupId),
-    can_subscribe_group: groups.settingValue(channel.canSubscribeGroupId),
-  };
+  const record: Json = {};
+  for (const [name, build] of Object.entries(CHANNEL_RECORD)) record[name] = build(channel, groups, traffic);
+  return record;
 }
 
 /** The viewer's personal settings for a subscribed (or formerly subscribed) channel. */

@@ -4,7 +4,7 @@ import type { Db } from '../../prisma/database.ts';
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
 import { unicodeEmojiByName, unicodeEmojiNameForCode } from './unicode.ts';
-import { isDbId } from '../text.ts';
+import { isDbId } from '../rows.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 

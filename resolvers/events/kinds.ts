@@ -8,6 +8,7 @@
 // Events carry Zulip's wire fields (snake_case) plus, where a queue's capabilities decide the final
 // form, internal fields the tailoring step turns into what that queue receives.
 import type { QueueOptions } from './queue.ts';
+import { topicForClient } from '../messages/topics.ts';
 
 /** Every event kind, by its `type`. Areas add theirs (see the header). */
 export interface EventKinds {
@@ -60,5 +61,5 @@ export function tailorForQueue(event: ParleyEvent, queue: QueueView): WireEvent[
 
 /** The empty topic as this queue shows it: "" with `empty_topic_name`, else the realm's display name. */
 export function topicForQueue(topic: string, queue: QueueView): string {
-  return topic === '' && !queue.options.capabilities.empty_topic_name ? queue.emptyTopicDisplayName : topic;
+  return topicForClient(topic, queue.emptyTopicDisplayName, !!queue.options.capabilities.empty_topic_name);
 }

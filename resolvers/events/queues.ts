@@ -5,6 +5,11 @@ import { randomBytes } from 'node:crypto';
 import type { QueueOptions, QueuedEvent } from './queue.ts';
 import { BadRequestError } from '../errors.ts';
 
+export interface UserQueues {
+  count: number;
+  nextExpiry: number | null;
+}
+
 /** One registered queue, as the API layer sees it. */
 export interface QueueHandle {
   readonly id: string;
@@ -26,6 +31,8 @@ export interface EventQueues<Q extends QueueHandle = QueueHandle> {
   /** GraphQL subscription: the events after `afterId`, as they come, without acknowledging them. */
   stream(queue: Q, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent>;
   delete(queue: Q): void | Promise<void>;
+  /** How many queues the user has, and when the first of them becomes idle enough to be collected (ms since the epoch). */
+  userQueues(userId: number): UserQueues | Promise<UserQueues>;
   /** Drops every queue of a user in the realm (on deactivation). */
   deleteUserQueues(realmId: number, userId: number): void | Promise<void>;
   collectIdle(now?: number): number | Promise<number>;

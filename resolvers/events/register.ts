@@ -2,7 +2,7 @@
 // The queue exists before the state is read, so nothing that happens in between is missed.
 import type { Context } from '../../schema/context.ts';
 import { checkNarrowForEvents } from '../messages/narrow-filter.ts';
-import { BadRequestError, NotLoggedInError } from '../errors.ts';
+import { BadRequestError, NotLoggedInError, RateLimitedError } from '../errors.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../realm/version.ts';
 import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
 import type { QueueOptions } from './queue.ts';
@@ -65,6 +65,21 @@ function idleTimeoutSecs(input: RegisterInput): number {
   return input.idleQueueTimeout ?? DEFAULT_IDLE_QUEUE_TIMEOUT_SECS;
 }
 
+/**
+ * A user's event queues are bounded (RateLimitConfig.maxEventQueuesPerUser): past it, Zulip's
+ * RATE_LIMIT_HIT, `retry-after` being when the first of them becomes idle enough to be collected
+ * (or one is deleted, DELETE /events). Concurrent registrations may pass the count together.
+ */
+async function checkQueueLimit(ctx: Context, userId: number): Promise<void> {
+  const limits = ctx.rateLimits;
+  if (!limits?.enabled) return;
+  const max = limits.config.maxEventQueuesPerUser;
+  const { count, nextExpiry } = await ctx.queues.userQueues(userId);
+  if (count < max) return;
+  const wait = Math.max(1, Math.ceil(((nextExpiry ?? Date.now()) - Date.now()) / 1000));
+  throw new RateLimitedError(wait, `Too many event queues (limit: ${max}); delete one or let one expire`);
+}
+
 export async function registerQueue(ctx: Context, input: RegisterInput): Promise<RegisterResult> {
   const user = ctx.user;
   const includeSubscribers = input.includeSubscribers ?? 'false';
@@ -86,6 +101,7 @@ export async function registerQueue(ctx: Context, input: RegisterInput): Promise
   };
   // Guests and spectators may not follow every public channel (spectators see web-public ones only).
   if (options.allPublicStreams && (!user || user.role === 600)) throw new BadRequestError('User not authorized for this query');
+  if (user) await checkQueueLimit(ctx, user.id);
   const queue = await ctx.queues.register(ctx.realm.id, user?.id ?? null, options);
   try {
     const { buildInitialState } = await import('./initial-state/index.ts');

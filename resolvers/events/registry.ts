@@ -5,7 +5,7 @@
 import type { Delivery, EventBus } from './bus.ts';
 import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.ts';
 import { tailorForQueue } from './kinds.ts';
-import { checkIdleTimeout, newQueueId, type EventQueues, STREAM_RESUME_WINDOW } from './queues.ts';
+import { checkIdleTimeout, newQueueId, type EventQueues, type UserQueues, STREAM_RESUME_WINDOW } from './queues.ts';
 import { BadEventQueueIdError } from '../errors.ts';
 
 export { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MIN_IDLE_QUEUE_TIMEOUT_SECS, MAX_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
@@ -51,6 +51,12 @@ export class QueueRegistry implements EventQueues<EventQueue> {
       if (!set) this.publicListeners.set(queue.realmId, (set = new Set()));
       set.add(queue);
     }
+  }
+
+  userQueues(userId: number): UserQueues {
+    const queues = [...(this.byUser.get(userId) ?? [])];
+    const expiries = queues.map((q) => q.lastAccess + q.options.idleTimeoutSecs * 1000);
+    return { count: queues.length, nextExpiry: expiries.length ? Math.min(...expiries) : null };
   }
 
   /** The caller's queue; someone else's queue is reported exactly like a missing one. */

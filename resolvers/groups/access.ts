@@ -4,8 +4,8 @@
 import type { Prisma, User, UserGroup } from '../../prisma/generated/client/client.ts';
 import type { Realm } from '../../prisma/generated/client/client.ts';
 import { BadRequestError, PermissionDeniedError } from '../errors.ts';
-import { SUPPORTED_PERMISSION_SETTINGS } from '../events/initial-state/constants.ts';
-import { isDbId } from '../text.ts';
+import { SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.ts';
+import { isDbId } from '../rows.ts';
 import { isGuest } from '../users/roles.ts';
 import { isUserInGroup } from './membership.ts';
 

@@ -2,7 +2,7 @@
 import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { PermissionDeniedError } from '../errors.ts';
-import { SUPPORTED_PERMISSION_SETTINGS } from '../events/initial-state/constants.ts';
+import { SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.ts';
 import {
   GROUP_PERMISSION_SETTINGS, activeUsersByIds, nameTakenRace, canCreateGroups, checkGroupName, ensureNameFree, settingColumn,
 } from './access.ts';

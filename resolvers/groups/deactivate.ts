@@ -5,7 +5,7 @@
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { CannotDeactivateGroupInUseError } from '../errors.ts';
-import { SUPPORTED_PERMISSION_SETTINGS } from '../events/initial-state/constants.ts';
+import { SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.ts';
 import { GROUP_PERMISSION_SETTINGS, accessGroupForUpdate, settingColumn } from './access.ts';
 import { publishGroupEvents } from './events.ts';
 

@@ -4,7 +4,7 @@
 // `remove`/`add` for clients without the `include_deactivated_groups` capability.
 import type { Context } from '../../schema/context.ts';
 import type { Json } from '../events/initial-state/state.ts';
-import { GroupIndex } from '../events/initial-state/groups.ts';
+import { GroupIndex } from './group-index.ts';
 import { tailorEvents, type EventBody, type WireEvent } from '../events/kinds.ts';
 
 

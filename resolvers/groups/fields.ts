@@ -3,7 +3,7 @@ import { builder } from '../../schema/builder.ts';
 import { UserGroupType, type UserGroupRecord } from '../../schema/groups.ts';
 import { requireUser } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { GroupIndex } from '../events/initial-state/groups.ts';
+import { GroupIndex } from './group-index.ts';
 import { groupInRealm, refuseGuests } from './access.ts';
 import { createUserGroup } from './create.ts';
 import { deactivateUserGroup } from './deactivate.ts';
@@ -11,7 +11,7 @@ import { NOTHING_TO_DO_MEMBERS, NOTHING_TO_DO_SUBGROUPS, updateGroupMembership }
 import { activeUserIdsInGroup, isUserInGroup } from './membership.ts';
 import { subgroupIdsOf } from './subgroups.ts';
 import { updateUserGroup } from './update.ts';
-import { isDbId } from '../text.ts';
+import { isDbId } from '../rows.ts';
 
 const SETTING_ARGS = {
   canAddMembersGroup: 'can_add_members_group',

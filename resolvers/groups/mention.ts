@@ -4,7 +4,7 @@
 import type { Db } from '../../prisma/database.ts';
 import type { User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
-import { SUPPORTED_PERMISSION_SETTINGS } from '../events/initial-state/constants.ts';
+import { SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.ts';
 import { holdsGroupPermission } from './access.ts';
 
 export async function checkGroupMentionsAllowed(db: Db, sender: User, groupIds: number[], system: boolean): Promise<void> {

@@ -6,8 +6,8 @@
 // access_user_group_for_setting.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
-import { SUPPORTED_PERMISSION_SETTINGS } from '../events/initial-state/constants.ts';
-import { isDbId } from '../text.ts';
+import { SUPPORTED_PERMISSION_SETTINGS } from './permission-settings.ts';
+import { isDbId } from '../rows.ts';
 import { createAnonymousGroup } from './membership.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -42,6 +42,23 @@ export function parseGroupSettingInput(settingName: string, raw: unknown): Group
     return { direct_members: [...new Set(members as number[])], direct_subgroups: [...new Set(subgroups as number[])] };
   }
   throw new BadRequestError(`Invalid ${settingName}`);
+}
+
+/** A change of a setting as Zulip's endpoints take it: `{new, old?}`, where `old` must match the current value. */
+export interface SettingUpdate {
+  new: GroupSettingInput;
+  old?: GroupSettingInput;
+}
+
+export function parseSettingUpdate(name: string, raw: unknown): SettingUpdate {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('new' in raw)) throw new BadRequestError(`${name} is not a dict with 'new'`);
+  const obj = raw as Record<string, unknown>;
+  const unknownKey = Object.keys(obj).find((k) => k !== 'new' && k !== 'old');
+  if (unknownKey) throw new BadRequestError(`${name} has an unknown key '${unknownKey}'`);
+  return {
+    new: parseGroupSettingInput(name, obj.new),
+    ...(obj.old !== undefined ? { old: parseGroupSettingInput(name, obj.old) } : {}),
+  };
 }
 
 function permissionConfig(kind: SettingKind, settingName: string) {

@@ -2,7 +2,7 @@
 // lock_subgroups_with_respect_to_supergroup and add_subgroups_to_group_backend).
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
-import { isDbId } from '../text.ts';
+import { isDbId } from '../rows.ts';
 import { groupClosure } from './membership.ts';
 
 type Tx = Prisma.TransactionClient;

@@ -1,6 +1,8 @@
 // The rules a linkifier must satisfy before it is stored, in the order Zulip reports them
 // (RealmFilter's field validators, then its clean()), with Zulip's wording.
 import { BadRequestError } from '../errors.ts';
+import { codePointLength } from '../text.ts';
+import { MAX_INDEXED_TEXT_LENGTH } from '../limits.ts';
 import {
   PatternError, compilePattern, extractGroups, fillReverseTemplate, groupNames, parseReverseTemplate,
   parseTemplate, templateVariables,
@@ -22,6 +24,7 @@ export function checkLinkifier(input: LinkifierFields): LinkifierFields {
   const pattern = input.pattern.trim();
   const urlTemplate = input.urlTemplate.trim();
   if (pattern === '' || urlTemplate === '') throw new BadRequestError('This field cannot be blank.');
+  if (codePointLength(pattern) > MAX_INDEXED_TEXT_LENGTH) throw new BadRequestError(`Linkifier pattern is too long (limit: ${MAX_INDEXED_TEXT_LENGTH} characters).`);
   const template = parseTemplate(urlTemplate);
   if (!template) throw new BadRequestError('Invalid URL template.');
   let re;

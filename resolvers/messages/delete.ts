@@ -5,6 +5,7 @@ import { PermissionDeniedError, BadRequestError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { announceFirstMessageIds, recomputeFirstMessageId } from '../channels/first-message.ts';
+import { removeAttachments, uploadsOnlyLinkedBy } from '../uploads/attachments.ts';
 
 export async function deleteMessage(ctx: Context, user: User, messageId: number): Promise<void> {
   const { message } = await accessMessage(ctx.db, user, messageId);
@@ -22,6 +23,7 @@ export async function deleteMessage(ctx: Context, user: User, messageId: number)
     }
   }
   const audience = await messageAudience(ctx.db, messageId);
+  const orphaned = await uploadsOnlyLinkedBy(ctx.db, [messageId]);
   const firstMessage = await ctx.db.$transaction(async (tx) => {
     await tx.message.delete({ where: { id: messageId } });
     return channel ? recomputeFirstMessageId(tx, channel.id) : null;
@@ -33,4 +35,6 @@ export async function deleteMessage(ctx: Context, user: User, messageId: number)
     ...(channel ? { stream_id: channel.id, topic: message.topic } : {}),
   });
   await announceFirstMessageIds(ctx, [firstMessage]);
+  // An upload goes with the last message linking it.
+  await removeAttachments(ctx, orphaned);
 }

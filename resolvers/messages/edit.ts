@@ -1,26 +1,40 @@
 // Editing a message's content, and moving it (and, by propagate mode, its neighbours) to another
 // topic or channel, with Zulip's edit history.
+import { createHash } from 'node:crypto';
 import type { Channel, Message } from '../../prisma/generated/client/client.ts';
 import type { UpdateMessageEvent } from './events.ts';
-import type { Prisma, User } from '../../prisma/generated/client/client.ts';
+import type { Prisma, Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, StreamDoesNotExistError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { hasContentAccess, historyIsPublicTo, isSubscribed } from '../channels/access.ts';
-import { toUnixSeconds, exactInsensitive } from '../text.ts';
+import { toUnixSeconds } from '../text.ts';
+import { exactInsensitive } from '../rows.ts';
 import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { announceFirstMessageIds, recomputeFirstMessageId, type FirstMessageChange } from '../channels/first-message.ts';
 import { checkCanPost, normalizeContent } from './send.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
+import { announceUpdates, applyAttachmentChange, planAttachmentChange, type AttachmentChange } from '../uploads/attachments.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
 import { RESOLVED_TOPIC_PREFIX, checkTopicAllowed, normalizeTopic } from './topics.ts';
+import { inTransaction, type TxContext } from '../transaction.ts';
+import { sendAsNotificationBot } from './internal-send.ts';
+import { messageUrl, silentMention, topicLinkSyntax } from '../scheduled/links.ts';
+import { realmUrl } from '../realm/urls.ts';
+import { attachmentRecord, type AttachmentRecord } from '../uploads/events.ts';
 
 export interface EditInput {
   content?: string | null;
   topic?: string | null;
   streamId?: number | null;
   propagateMode?: string | null;
+  /** Post a notice in the topic the messages left (Zulip's default: no). */
+  sendNotificationToOldThread?: boolean | null;
+  /** Post a notice in the topic they moved to (Zulip's default: yes; never for a resolve). */
+  sendNotificationToNewThread?: boolean | null;
+  /** SHA-256 of the content the client edited; refused if the message changed since. */
+  prevContentSha256?: string | null;
 }
 
 const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
@@ -29,9 +43,15 @@ function withinLimit(message: Message, limitSeconds: number | null): boolean {
   return limitSeconds == null || Date.now() - message.dateSent.getTime() <= limitSeconds * 1000;
 }
 
-async function checkCanMove(ctx: Context, user: User, message: Message, channel: Channel, targetChannelId: number | null, topicChanged: boolean) {
+async function checkCanMove(ctx: Context, user: User, message: Message, channel: Channel, targetChannelId: number | null, topicChanged: boolean, resolveOnly = false) {
   const realm = ctx.realm;
-  if (topicChanged) {
+  if (topicChanged && resolveOnly) {
+    // Resolving or unresolving is its own permission (can_resolve_topics_group of the organization
+    // or the channel), without the time limit of topic moves.
+    const allowed = (await isUserInGroup(ctx.db, user, realm.canResolveTopicsGroupId))
+      || (await isUserInGroup(ctx.db, user, channel.canResolveTopicsGroupId));
+    if (!allowed) throw new PermissionDeniedError("You don't have permission to edit this message");
+  } else if (topicChanged) {
     const allowed = message.senderId === user.id
       || (await isUserInGroup(ctx.db, user, realm.canMoveMessagesBetweenTopicsGroupId))
       || (await isUserInGroup(ctx.db, user, channel.canMoveMessagesWithinChannelGroupId));
@@ -50,7 +70,59 @@ async function checkCanMove(ctx: Context, user: User, message: Message, channel:
   }
 }
 
-export async function editMessage(ctx: Context, user: User, messageId: number, input: EditInput): Promise<void> {
+/**
+ * Zulip's validate_user_can_edit_message: only the sender edits content, while the organization
+ * allows editing and within its time limit. Also what one may announce editing of (typing).
+ */
+export function checkCanEditContent(realm: Realm, user: User, message: Message): void {
+  if (!realm.allowMessageEditing) throw new BadRequestError('Your organization has turned off message editing');
+  if (message.senderId !== user.id) throw new PermissionDeniedError("You don't have permission to edit this message");
+  if (!withinLimit(message, realm.messageContentEditLimitSeconds)) {
+    throw new BadRequestError('The time limit for editing this message has passed');
+  }
+}
+
+/** What an edit will do, decided before its transaction from the message as first read. */
+interface EditPlan {
+  message: Message;
+  propagateMode: string;
+  content: { text: string; rendered: Awaited<ReturnType<typeof renderForRealm>>; attachments: AttachmentChange; prevSha256: string | null } | null;
+  /** The message's channel, for moves. */
+  channel: Channel | null;
+  newTopic: string | null;
+  targetChannel: Channel | null;
+  /** Only resolving or unresolving the topic (Zulip's topic_resolved / topic_unresolved). */
+  resolution: 'resolved' | 'unresolved' | null;
+  notifyOldThread: boolean;
+  notifyNewThread: boolean;
+}
+
+/** What the transaction did, for its events and notifications. */
+interface EditOutcome {
+  original: Message;
+  ids: number[];
+  audienceBefore: number[];
+  access: { losing: number[]; gaining: number[] } | null;
+  firstMessages: (FirstMessageChange | null)[];
+}
+
+export interface EditResult {
+  /** The editor's uploads no message links any more (Zulip's detached_uploads). */
+  detachedUploads: AttachmentRecord[];
+}
+
+export async function editMessage(ctx: Context, user: User, messageId: number, input: EditInput): Promise<EditResult> {
+  const plan = await planEdit(ctx, user, messageId, input);
+  return inTransaction(ctx, async (tx) => {
+    const outcome = await applyEdit(tx, user, plan);
+    await publishEdit(tx, user, plan, outcome);
+    if (plan.channel && (plan.newTopic != null || plan.targetChannel)) await sendMoveNotifications(tx, user, plan, outcome);
+    return { detachedUploads: plan.content ? await detachedUploads(tx, user, plan.content.attachments.drop) : [] };
+  }, { timeout: 60_000 });
+}
+
+/** Zulip's validate_message_edit_payload, build_message_edit_request and the permission checks. */
+async function planEdit(ctx: Context, user: User, messageId: number, input: EditInput): Promise<EditPlan> {
   const { message } = await accessMessage(ctx.db, user, messageId);
   const realm = ctx.realm;
   if (input.content == null && input.topic == null && input.streamId == null) {
@@ -61,149 +133,237 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
   if (input.content != null && propagateMode !== 'change_one' && input.topic == null && input.streamId == null) {
     throw new BadRequestError('Invalid propagate_mode without topic edit');
   }
+  const plan: EditPlan = {
+    message, propagateMode, content: null, channel: null, newTopic: null, targetChannel: null, resolution: null,
+    notifyOldThread: input.sendNotificationToOldThread ?? false,
+    notifyNewThread: input.sendNotificationToNewThread ?? true,
+  };
 
-  // Content.
-  let newContent: string | null = null;
-  let rendered: Awaited<ReturnType<typeof renderForRealm>> | null = null;
   if (input.content != null) {
-    if (!realm.allowMessageEditing) throw new BadRequestError('Your organization has turned off message editing');
-    if (message.senderId !== user.id) throw new PermissionDeniedError("You don't have permission to edit this message");
-    if (!withinLimit(message, realm.messageContentEditLimitSeconds)) {
-      throw new BadRequestError('The time limit for editing this message has passed');
-    }
-    newContent = normalizeContent(input.content);
-    rendered = await renderForRealm(ctx.db, realm.id, newContent);
+    checkCanEditContent(realm, user, message);
+    const text = normalizeContent(input.content);
+    const rendered = await renderForRealm(ctx.db, realm.id, text);
     await checkGroupMentionsAllowed(ctx.db, user, rendered.mentionedGroupIds, false);
+    const attachments = await planAttachmentChange(ctx, user, messageId, rendered.potentialAttachmentPathIds);
+    plan.content = { text, rendered, attachments, prevSha256: input.prevContentSha256 ?? null };
   }
 
   // Topic and channel moves apply to channel messages only.
-  let channel: Channel | null = null;
-  let newTopic: string | null = null;
-  let targetChannel: Channel | null = null;
   if (input.topic != null || input.streamId != null) {
     if (message.channelId == null) throw new BadRequestError('Direct messages cannot have topics.');
-    channel = await ctx.db.channel.findUniqueOrThrow({ where: { id: message.channelId } });
+    const channel = await ctx.db.channel.findUniqueOrThrow({ where: { id: message.channelId } });
+    plan.channel = channel;
     if (input.topic != null) {
-      newTopic = normalizeTopic(input.topic, realm);
-      if (newTopic === message.topic) newTopic = null;
+      const topic = normalizeTopic(input.topic, realm);
+      if (topic !== message.topic) plan.newTopic = topic;
     }
     if (input.streamId != null && input.streamId !== channel.id) {
-      targetChannel = await ctx.db.channel.findFirst({ where: { id: input.streamId, realmId: realm.id } });
-      if (!targetChannel || !(await hasContentAccess(ctx.db, user, targetChannel))) throw StreamDoesNotExistError.byId(input.streamId);
-      if (targetChannel.isArchived) throw new BadRequestError('Invalid channel ID');
+      const target = await ctx.db.channel.findFirst({ where: { id: input.streamId, realmId: realm.id } });
+      if (!target || !(await hasContentAccess(ctx.db, user, target))) throw StreamDoesNotExistError.byId(input.streamId);
+      if (target.isArchived) throw new BadRequestError('Invalid channel ID');
       // Moving messages into a channel is posting there.
-      await checkCanPost(ctx, user, targetChannel, await isSubscribed(ctx.db, user.id, targetChannel.id));
+      await checkCanPost(ctx, user, target, await isSubscribed(ctx.db, user.id, target.id));
+      plan.targetChannel = target;
     }
-    await checkCanMove(ctx, user, message, channel, targetChannel?.id ?? null, newTopic != null);
-    checkTopicAllowed(newTopic ?? message.topic, targetChannel ?? channel, realm);
+    const resolveOnly = plan.newTopic != null && !plan.targetChannel && resolution(message.topic, plan.newTopic) !== null;
+    await checkCanMove(ctx, user, message, channel, plan.targetChannel?.id ?? null, plan.newTopic != null, resolveOnly);
+    checkTopicAllowed(plan.newTopic ?? message.topic, plan.targetChannel ?? channel, realm);
+    if (plan.newTopic != null && !plan.targetChannel) plan.resolution = resolution(message.topic, plan.newTopic);
   }
+  // The topic and channel it already has are no change (Zulip drops them before this check).
+  if (!plan.content && plan.newTopic == null && !plan.targetChannel) throw new BadRequestError('Nothing to change');
+  return plan;
+}
 
+function resolution(oldTopic: string, newTopic: string): EditPlan['resolution'] {
+  if (newTopic === RESOLVED_TOPIC_PREFIX + oldTopic) return 'resolved';
+  if (oldTopic === RESOLVED_TOPIC_PREFIX + newTopic) return 'unresolved';
+  return null;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Locks the affected messages, then writes each one's change and its edit-history entry. */
+async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Promise<EditOutcome> {
+  const { message, content, channel, newTopic, targetChannel } = plan;
   const now = new Date();
-  const audienceBefore = await messageAudience(ctx.db, messageId);
   const moving = newTopic != null || targetChannel != null;
-  let ids = [messageId];
-  if (moving && propagateMode !== 'change_one') {
-    const siblings = await ctx.db.message.findMany({
+  let ids = [message.id];
+  if (moving && plan.propagateMode !== 'change_one') {
+    const siblings = await tx.db.message.findMany({
       where: {
         channelId: channel!.id,
         topic: exactInsensitive(message.topic),
-        ...(propagateMode === 'change_later' ? { id: { gte: messageId } } : {}),
+        ...(plan.propagateMode === 'change_later' ? { id: { gte: message.id } } : {}),
       },
       select: { id: true },
     });
     ids = siblings.map((s) => s.id);
   }
+  // Each edit reads a message's history and writes it back with one more entry: concurrent edits
+  // take turns on the rows (in id order, so two moves cannot deadlock), and none is lost.
+  await tx.tx.$queryRaw`SELECT id FROM "Message" WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`;
+  const audienceBefore = await messageAudience(tx.db, message.id);
   // A move to another channel changes who may read the messages: Zulip removes them from users
   // who cannot read the new channel and gives them to its subscribers.
-  const access = targetChannel ? await accessAfterMove(ctx, targetChannel, ids) : null;
-  const firstMessages: (FirstMessageChange | null)[] = [];
-  const movedIds = await ctx.db.$transaction(async (tx) => {
-    if (access) {
-      if (access.losing.length) await tx.userMessage.deleteMany({ where: { messageId: { in: ids }, userId: { in: access.losing } } });
-      if (access.gaining.length) {
-        await tx.userMessage.createMany({
-          data: access.gaining.flatMap((userId) => ids.map((messageId) => ({ userId, messageId, read: true }))),
-          skipDuplicates: true,
-        });
+  const access = targetChannel ? await accessAfterMove(tx, targetChannel, ids) : null;
+  if (access?.losing.length) await tx.db.userMessage.deleteMany({ where: { messageId: { in: ids }, userId: { in: access.losing } } });
+  if (access?.gaining.length) {
+    await tx.db.userMessage.createMany({
+      data: access.gaining.flatMap((userId) => ids.map((messageId) => ({ userId, messageId, read: true }))),
+      skipDuplicates: true,
+    });
+  }
+
+  let original = message;
+  for (const id of ids) {
+    const current = await tx.db.message.findUniqueOrThrow({ where: { id } });
+    const entry: Record<string, unknown> = { user_id: user.id, timestamp: toUnixSeconds(now) };
+    const data: Prisma.MessageUpdateInput = {};
+    if (id === message.id) {
+      original = current;
+      // The client edited the content it saw; if another edit landed since, it would overwrite it.
+      if (content?.prevSha256 != null && content.prevSha256 !== sha256(current.content)) {
+        throw new BadRequestError("'prev_content_sha256' value does not match the expected value.");
       }
-    }
-    for (const id of ids) {
-      const current = id === messageId ? message : await tx.message.findUniqueOrThrow({ where: { id } });
-      const entry: Record<string, unknown> = { user_id: user.id, timestamp: toUnixSeconds(now) };
-      const data: Prisma.MessageUpdateInput = {};
-      if (id === messageId && newContent != null && newContent !== current.content) {
+      if (content && content.text !== current.content) {
         entry.prev_content = current.content;
         entry.prev_rendered_content = current.renderedContent;
-        data.content = newContent;
-        data.renderedContent = rendered!.html;
-        data.isMeMessage = rendered!.isMeMessage;
-        data.hasLink = rendered!.hasLink;
-        data.hasImage = rendered!.hasImage;
-        data.hasAttachment = rendered!.hasAttachment;
-        data.lastEditTime = now;
+        Object.assign(data, {
+          content: content.text, renderedContent: content.rendered.html, isMeMessage: content.rendered.isMeMessage,
+          hasLink: content.rendered.hasLink, hasImage: content.rendered.hasImage, hasAttachment: content.attachments.hasAttachment,
+          lastEditTime: now,
+        });
+        await applyAttachmentChange(tx.tx, id, content.attachments);
       }
-      if (newTopic != null) {
-        entry.prev_topic = current.topic;
-        entry.topic = newTopic;
-        data.topic = newTopic;
-      }
-      if (targetChannel) {
-        entry.prev_stream = current.channelId;
-        entry.stream = targetChannel.id;
-        data.channel = { connect: { id: targetChannel.id } };
-      }
-      if (Object.keys(data).length === 0) continue;
-      // Resolving or unresolving a topic is not a move (Zulip leaves last_moved_timestamp alone).
-      const onlyResolve = newTopic != null && !targetChannel
-        && (newTopic === RESOLVED_TOPIC_PREFIX + current.topic || current.topic === RESOLVED_TOPIC_PREFIX + newTopic);
-      if ((newTopic != null || targetChannel) && !onlyResolve) data.lastMovedTime = now;
-      const history = Array.isArray(current.editHistory) ? (current.editHistory as unknown[]) : [];
-      data.editHistory = [entry, ...history] as Prisma.InputJsonValue;
-      await tx.message.update({ where: { id }, data });
+    }
+    if (newTopic != null) {
+      entry.prev_topic = current.topic;
+      entry.topic = newTopic;
+      data.topic = newTopic;
     }
     if (targetChannel) {
-      firstMessages.length = 0;
-      for (const c of [channel!, targetChannel]) firstMessages.push(await recomputeFirstMessageId(tx, c.id));
+      entry.prev_stream = current.channelId;
+      entry.stream = targetChannel.id;
+      data.channel = { connect: { id: targetChannel.id } };
     }
-    return ids;
-  });
+    if (Object.keys(data).length === 0) continue;
+    // Resolving or unresolving a topic is not a move (Zulip leaves last_moved_timestamp alone).
+    if ((newTopic != null && resolution(current.topic, newTopic) == null) || targetChannel) data.lastMovedTime = now;
+    const history = Array.isArray(current.editHistory) ? (current.editHistory as unknown[]) : [];
+    data.editHistory = [entry, ...history] as Prisma.InputJsonValue;
+    await tx.db.message.update({ where: { id }, data });
+  }
+  const firstMessages = targetChannel
+    ? [await recomputeFirstMessageId(tx.tx, channel!.id), await recomputeFirstMessageId(tx.tx, targetChannel.id)]
+    : [];
+  return { original, ids, audienceBefore, access, firstMessages };
+}
 
+/** update_message to everyone who had or now has the message; delete_message to those who lost it. */
+async function publishEdit(tx: TxContext<Context>, user: User, plan: EditPlan, outcome: EditOutcome): Promise<void> {
+  const { message, content, channel, newTopic, targetChannel } = plan;
+  const { original, ids, access } = outcome;
+  const realmId = tx.realm.id;
   const event: UpdateMessageEvent = {
     type: 'update_message',
     user_id: user.id,
-    edit_timestamp: toUnixSeconds(now),
-    message_id: messageId,
-    message_ids: movedIds,
+    edit_timestamp: toUnixSeconds(new Date()),
+    message_id: message.id,
+    message_ids: ids,
     flags: [],
     rendering_only: false,
   };
-  if (newContent != null) {
+  if (content) {
     Object.assign(event, {
-      orig_content: message.content, orig_rendered_content: message.renderedContent,
-      content: newContent, rendered_content: rendered!.html, is_me_message: rendered!.isMeMessage,
+      orig_content: original.content, orig_rendered_content: original.renderedContent,
+      content: content.text, rendered_content: content.rendered.html, is_me_message: content.rendered.isMeMessage,
     });
   }
-  if (moving) {
-    Object.assign(event, { stream_id: channel!.id, orig_subject: message.topic, propagate_mode: propagateMode });
+  if (newTopic != null || targetChannel) {
+    Object.assign(event, { stream_id: channel!.id, orig_subject: message.topic, propagate_mode: plan.propagateMode });
     if (newTopic != null) {
       event.subject = newTopic;
-      event.topic_links = await topicLinksForRealm(ctx.db, realm.id, newTopic);
+      event.topic_links = await topicLinksForRealm(tx.db, realmId, newTopic);
     }
     if (targetChannel) event.new_stream_id = targetChannel.id;
   }
   if (access?.losing.length) {
-    ctx.events.publish(realm.id, access.losing, {
-      type: 'delete_message', message_ids: movedIds, message_type: 'stream', stream_id: channel!.id, topic: message.topic,
+    tx.events.publish(realmId, access.losing, {
+      type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: channel!.id, topic: message.topic,
     });
   }
-  const audience = new Set(audienceBefore.filter((id) => !access?.losing.includes(id)));
-  if (targetChannel) for (const id of await messageAudience(ctx.db, messageId)) audience.add(id);
-  ctx.events.publish(realm.id, [...audience], event);
-  await announceFirstMessageIds(ctx, firstMessages);
+  const audience = new Set(outcome.audienceBefore.filter((id) => !access?.losing.includes(id)));
+  if (targetChannel) for (const id of await messageAudience(tx.db, message.id)) audience.add(id);
+  tx.events.publish(realmId, [...audience], event);
+  await announceFirstMessageIds(tx, outcome.firstMessages);
+  if (content) await announceUpdates(tx, [...content.attachments.add, ...content.attachments.drop]);
+}
+
+/**
+ * Zulip's notification-bot messages about a move: "marked this topic as resolved" for a resolve,
+ * breadcrumbs in the old and new topics (send_notification_to_old_thread / _new_thread) for a move.
+ */
+async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: EditPlan, outcome: EditOutcome): Promise<void> {
+  const { message, channel } = plan;
+  const target = plan.targetChannel ?? channel!;
+  const newTopic = plan.newTopic ?? message.topic;
+  const who = silentMention(user);
+  const emptyTopicName = tx.realm.emptyTopicDisplayName;
+  let resolveNoticeId: number | null = null;
+  if (plan.resolution) {
+    // Only the moved messages' senders keep it unread, as in Zulip.
+    const senders = await tx.db.message.findMany({ where: { id: { in: outcome.ids } }, select: { senderId: true }, distinct: ['senderId'] });
+    resolveNoticeId = (await sendAsNotificationBot(tx, { channelId: target.id, topic: newTopic },
+      `${who} has marked this topic as ${plan.resolution}.`, { unreadFor: senders.map((s) => s.senderId) })).id;
+  }
+  const count = outcome.ids.length;
+  const allMoved = plan.propagateMode === 'change_all'
+    || !(await visibleMessagesRemain(tx, user, channel!, message.topic, []));
+  const oldLocation = topicLinkSyntax(channel!.id, channel!.name, message.topic, emptyTopicName);
+  const newLocation = topicLinkSyntax(target.id, target.name, newTopic, emptyTopicName);
+  if (plan.notifyNewThread && !plan.resolution) {
+    const noEarlier = !(await visibleMessagesRemain(tx, user, target, newTopic, [...outcome.ids, ...(resolveNoticeId ? [resolveNoticeId] : [])]));
+    const link = messageUrl(realmUrl(tx.realm, tx.config), { id: message.id, channelId: target.id, topic: newTopic }, target.name, []);
+    const text = noEarlier && allMoved
+      ? `This topic was moved here from ${oldLocation} by ${who}.`
+      : count === 1
+        ? `[A message](${link}) was moved here from ${oldLocation} by ${who}.`
+        : `${count} messages were moved here from ${oldLocation} by ${who}.`;
+    await sendAsNotificationBot(tx, { channelId: target.id, topic: newTopic }, text);
+  }
+  if (plan.notifyOldThread) {
+    const text = allMoved
+      ? `This topic was moved to ${newLocation} by ${who}.`
+      : count === 1
+        ? `A message was moved from this topic to ${newLocation} by ${who}.`
+        : `${count} messages were moved from this topic to ${newLocation} by ${who}.`;
+    await sendAsNotificationBot(tx, { channelId: channel!.id, topic: message.topic }, text);
+  }
+}
+
+/** Whether the topic still holds messages (other than `except`) that the user can read. */
+async function visibleMessagesRemain(tx: TxContext<Context>, user: User, channel: Channel, topic: string, except: number[]): Promise<boolean> {
+  const where: Prisma.MessageWhereInput = { channelId: channel.id, topic: exactInsensitive(topic), id: { notIn: except } };
+  // Where history is not shared, only the messages the user received count: the notice must not
+  // reveal older ones they cannot read.
+  if (!historyIsPublicTo(channel, user, await isSubscribed(tx.db, user.id, channel.id))) {
+    where.userMessages = { some: { userId: user.id } };
+  }
+  return (await tx.db.message.findFirst({ where, select: { id: true } })) != null;
+}
+
+/** The editor's uploads that the edit left linked by no message. */
+async function detachedUploads(tx: TxContext<Context>, user: User, dropped: number[]): Promise<AttachmentRecord[]> {
+  if (!dropped.length) return [];
+  const rows = await tx.db.attachment.findMany({ where: { id: { in: dropped }, ownerId: user.id, messages: { none: {} } } });
+  return rows.map((row) => attachmentRecord(row, []));
 }
 
 /** Who loses and who gains UserMessage rows when messages move into `target`. */
-async function accessAfterMove(ctx: Context, target: Channel, messageIds: number[]): Promise<{ losing: number[]; gaining: number[] }> {
+async function accessAfterMove(ctx: TxContext<Context>, target: Channel, messageIds: number[]): Promise<{ losing: number[]; gaining: number[] }> {
   const [holders, subscribers] = await Promise.all([
     ctx.db.userMessage.findMany({ where: { messageId: { in: messageIds } }, select: { userId: true }, distinct: ['userId'] }),
     ctx.db.subscription.findMany({ where: { channelId: target.id, active: true, isUserActive: true }, select: { userId: true } }),

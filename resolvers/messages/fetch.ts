@@ -3,8 +3,9 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import type { User } from '../../prisma/generated/client/client.ts';
+import type { Db } from '../../prisma/database.ts';
 import { BadRequestError, IncompatibleParametersError, MissingArgumentError, InvalidArgumentError } from '../errors.ts';
-import { MAX_MESSAGES_PER_FETCH } from '../realm/version.ts';
+import { MAX_MESSAGES_PER_FETCH } from '../limits.ts';
 import { compileNarrow, readableMessagesMatching, type NarrowTerm } from './narrow.ts';
 import { presentMessages, type MessageView } from './present.ts';
 
@@ -50,27 +51,11 @@ function parseAnchorDate(value: string): Date {
 
 export async function fetchMessages(ctx: Context, viewer: User, input: FetchInput): Promise<FetchResult> {
   const { db, realm } = ctx;
-  if (input.messageIds != null) {
-    const conflicting = [
-      input.anchor != null && 'anchor', input.includeAnchor != null && 'include_anchor',
-      input.useFirstUnreadAnchor != null && 'use_first_unread_anchor',
-      input.numBefore != null && 'num_before', input.numAfter != null && 'num_after',
-    ].filter(Boolean) as string[];
-    if (conflicting.length) throw new IncompatibleParametersError([...conflicting, 'message_ids']);
-  } else {
-    if (input.numBefore == null) throw new MissingArgumentError('num_before');
-    if (input.numAfter == null) throw new MissingArgumentError('num_after');
-    if (input.numBefore < 0) throw new InvalidArgumentError('num_before', 'num_before must be non-negative');
-    if (input.numAfter < 0) throw new InvalidArgumentError('num_after', 'num_after must be non-negative');
-    if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
-      throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-    }
-  }
-
+  checkWindow(input);
   const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null });
   const from = await readableMessagesMatching(db, realm, viewer, narrow);
   const present = (ids: number[]) => presentMessages(db, realm, viewer, ids, {
-    applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar,
+    applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar, gravatar: ctx.config.gravatarEnabled,
     allowEmptyTopicName: input.allowEmptyTopicName, search: narrow.search,
   });
 
@@ -81,34 +66,60 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
       : [];
     return { anchor: null, foundAnchor: false, foundNewest: false, foundOldest: false, historyLimited: false, messages: await present(rows.map((r) => r.id)) };
   }
+  const anchor = await resolveAnchor(db, from, input);
+  const window = await windowAround(db, from, anchor, input.numBefore!, input.numAfter!, input.includeAnchor ?? true);
+  // Parley has no plan that limits history.
+  return { anchor, ...window, historyLimited: false, messages: await present(window.ids) };
+}
 
-  const numBefore = input.numBefore!;
-  const numAfter = input.numAfter!;
-  const includeAnchor = input.includeAnchor ?? true;
+/** Either explicit message IDs or a window (num_before, num_after) within Zulip's size limit. */
+function checkWindow(input: FetchInput): void {
+  if (input.messageIds != null) {
+    const conflicting = [
+      input.anchor != null && 'anchor', input.includeAnchor != null && 'include_anchor',
+      input.useFirstUnreadAnchor != null && 'use_first_unread_anchor',
+      input.numBefore != null && 'num_before', input.numAfter != null && 'num_after',
+    ].filter(Boolean) as string[];
+    if (conflicting.length) throw new IncompatibleParametersError([...conflicting, 'message_ids']);
+    return;
+  }
+  if (input.numBefore == null) throw new MissingArgumentError('num_before');
+  if (input.numAfter == null) throw new MissingArgumentError('num_after');
+  if (input.numBefore < 0) throw new InvalidArgumentError('num_before', 'num_before must be non-negative');
+  if (input.numAfter < 0) throw new InvalidArgumentError('num_after', 'num_after must be non-negative');
+  if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
+    throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  }
+}
+
+/** The anchor as a message ID (0 for the oldest, LARGER_THAN_MAX_MESSAGE_ID for the newest). */
+async function resolveAnchor(db: Db, from: Prisma.Sql, input: FetchInput): Promise<number> {
   // Zulip's parse_anchor_value: the deprecated flag wins over any anchor sent with it (zulip-terminal
   // sends `anchor=0&use_first_unread_anchor=true`).
   const anchorName = input.useFirstUnreadAnchor ? 'first_unread' : input.anchor ?? null;
   if (anchorName == null) throw new MissingArgumentError('anchor');
-
-  let anchor: number;
-  if (anchorName === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
-  else if (anchorName === 'oldest') anchor = 0;
-  else if (anchorName === 'first_unread') {
+  if (anchorName === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
+  if (anchorName === 'oldest') return 0;
+  if (anchorName === 'first_unread') {
     const [row] = await db.$queryRaw<{ id: number | null }[]>(Prisma.sql`SELECT min(m.id) AS id ${from} AND um."userId" IS NOT NULL AND NOT um.read`);
-    anchor = row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
-  } else if (anchorName === 'date') {
+    return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  }
+  if (anchorName === 'date') {
     if (!input.anchorDate) throw new MissingArgumentError('anchor_date');
     const date = parseAnchorDate(input.anchorDate);
     const [row] = await db.$queryRaw<{ id: number | null }[]>(Prisma.sql`SELECT min(m.id) AS id ${from} AND m."dateSent" >= ${date}`);
-    anchor = row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
-  } else if (/^-?\d+$/.test(anchorName.trim())) {
+    return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  }
+  if (/^-?\d+$/.test(anchorName.trim())) {
     // As Zulip: a negative anchor means the oldest, anything past the last ID the newest.
     const value = BigInt(anchorName.trim());
-    anchor = value < 0n ? 0 : value > BigInt(LARGER_THAN_MAX_MESSAGE_ID) ? LARGER_THAN_MAX_MESSAGE_ID : Number(value);
-  } else {
-    throw new BadRequestError('Invalid anchor');
+    return value < 0n ? 0 : value > BigInt(LARGER_THAN_MAX_MESSAGE_ID) ? LARGER_THAN_MAX_MESSAGE_ID : Number(value);
   }
+  throw new BadRequestError('Invalid anchor');
+}
 
+/** The IDs around the anchor, and whether the window reached the anchor, the oldest and the newest. */
+async function windowAround(db: Db, from: Prisma.Sql, anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean) {
   const anchoredToLeft = anchor === 0;
   const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   const needBefore = !anchoredToLeft && numBefore > 0;
@@ -134,27 +145,14 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
     rows = (await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id = ${bigint(anchor)}`)).map((r) => r.id);
   }
 
-  let beforeRows: number[];
-  let anchorRows: number[];
-  let afterRows: number[];
-  if (anchoredToRight) {
-    beforeRows = rows; anchorRows = []; afterRows = [];
-  } else {
-    beforeRows = rows.filter((id) => id < anchor);
-    anchorRows = rows.filter((id) => id === anchor);
-    afterRows = rows.filter((id) => id > anchor);
-  }
-  beforeRows = numBefore ? beforeRows.slice(-numBefore) : [];
-  afterRows = afterRows.slice(0, numAfter);
-  const ids = [...beforeRows, ...(includeAnchor ? anchorRows : []), ...afterRows];
+  const beforeRows = numBefore ? (anchoredToRight ? rows : rows.filter((id) => id < anchor)).slice(-numBefore) : [];
+  const anchorRows = anchoredToRight ? [] : rows.filter((id) => id === anchor);
+  const afterRows = anchoredToRight ? [] : rows.filter((id) => id > anchor).slice(0, numAfter);
   return {
-    anchor,
+    ids: [...beforeRows, ...(includeAnchor ? anchorRows : []), ...afterRows],
     // Zulip: false when the anchor is missing, does not match, or was excluded by include_anchor.
     foundAnchor: includeAnchor && anchorRows.length === 1,
     foundOldest: anchoredToLeft || beforeRows.length < numBefore,
     foundNewest: anchoredToRight || afterRows.length < numAfter,
-    // Parley has no plan that limits history.
-    historyLimited: false,
-    messages: await present(ids),
   };
 }

@@ -1,6 +1,6 @@
 // GraphQL fields of the messages area.
 import { builder } from '../../schema/builder.ts';
-import { MessageType, MessageWindow, NarrowTermInput, ReactionInput } from '../../schema/messages.ts';
+import { MessageEditResultType, MessageSnapshotType, MessageType, MessageWindow, NarrowMatchType, NarrowTermInput, ReactionInput } from '../../schema/messages.ts';
 import { requireUser } from '../../schema/context.ts';
 import { fetchMessages } from './fetch.ts';
 import { sendMessage } from './send.ts';
@@ -11,6 +11,11 @@ import { updateMessageFlags } from './update-flags.ts';
 import { accessMessage } from './access.ts';
 import { presentMessages } from './present.ts';
 import { normalizeNarrow } from './narrow.ts';
+import { messageHistory } from './history.ts';
+import { readReceipts } from './read-receipts.ts';
+import { messagesMatchingNarrow } from './matches-narrow.ts';
+import { renderForRealm } from './render.ts';
+import { addSubmessage } from './widgets.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
 
@@ -52,9 +57,43 @@ builder.queryFields((t) => ({
       const viewer = requireUser(ctx);
       await accessMessage(ctx.db, viewer, args.messageId);
       const [view] = await presentMessages(ctx.db, ctx.realm, viewer, [args.messageId], {
-        applyMarkdown: args.applyMarkdown ?? true, clientGravatar: false, allowEmptyTopicName: args.allowEmptyTopicName ?? false,
+        applyMarkdown: args.applyMarkdown ?? true, clientGravatar: false, gravatar: ctx.config.gravatarEnabled, allowEmptyTopicName: args.allowEmptyTopicName ?? false,
       });
       return view!;
+    },
+  }),
+}));
+
+builder.queryFields((t) => ({
+  messageHistory: t.field({
+    type: [MessageSnapshotType],
+    description: 'The message after each of its edits and moves, oldest (as sent) first, as far as the organization\'s edit-history visibility policy shows them (Zulip\'s GET /messages/{message_id}/history).',
+    args: {
+      messageId: t.arg.int({ required: true, description: 'A message the viewer may read.' }),
+      allowEmptyTopicName: t.arg.boolean({ defaultValue: false, description: 'Return the empty topic as "" rather than its display name.' }),
+    },
+    resolve: (_root, args, ctx) => messageHistory(ctx, requireUser(ctx), args.messageId, args.allowEmptyTopicName ?? false),
+  }),
+  readReceipts: t.intList({
+    description: 'Users who have read the message, among those who share read receipts; never its sender (Zulip\'s GET /messages/{message_id}/read_receipts).',
+    args: { messageId: t.arg.int({ required: true, description: 'A message the viewer may read.' }) },
+    resolve: (_root, args, ctx) => readReceipts(ctx, requireUser(ctx), args.messageId),
+  }),
+  messagesMatchingNarrow: t.field({
+    type: [NarrowMatchType],
+    description: 'Which of the given messages (among those the viewer received) match the narrow, with search highlighting (Zulip\'s GET /messages/matches_narrow).',
+    args: {
+      msgIds: t.arg.intList({ required: true, description: 'The messages to check.' }),
+      narrow: t.arg({ type: [NarrowTermInput], required: true, description: 'The narrow.' }),
+    },
+    resolve: (_root, args, ctx) => messagesMatchingNarrow(ctx, requireUser(ctx), args.msgIds, normalizeNarrow(args.narrow)),
+  }),
+  renderMessage: t.string({
+    description: 'Renders Markdown as a message from the viewer would be rendered, without sending anything (Zulip\'s POST /messages/render).',
+    args: { content: t.arg.string({ required: true, description: 'The Markdown.' }) },
+    resolve: async (_root, args, ctx) => {
+      requireUser(ctx);
+      return (await renderForRealm(ctx.db, ctx.realm.id, args.content)).html;
     },
   }),
 }));
@@ -73,7 +112,8 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => (await sendMessage(ctx, requireUser(ctx), { ...args, to: args.to as unknown })).id,
   }),
-  updateMessage: t.boolean({
+  updateMessage: t.field({
+    type: MessageEditResultType,
     description: 'Edits content and/or moves the message (and, by propagateMode, its topic) to another topic or channel.',
     args: {
       messageId: t.arg.int({ required: true }),
@@ -81,11 +121,11 @@ builder.mutationFields((t) => ({
       topic: t.arg.string(),
       streamId: t.arg.int(),
       propagateMode: t.arg.string({ description: '`change_one` (default), `change_later` or `change_all`.' }),
+      sendNotificationToOldThread: t.arg.boolean({ description: 'On a move, the notification bot tells the topic the messages left. Default false.' }),
+      sendNotificationToNewThread: t.arg.boolean({ description: 'On a move, the notification bot tells the topic they moved to (never for only resolving a topic). Default true.' }),
+      prevContentSha256: t.arg.string({ description: "SHA-256 (hex) of the content the client edited: the edit is refused if the message's content changed since." }),
     },
-    resolve: async (_root, args, ctx) => {
-      await editMessage(ctx, requireUser(ctx), args.messageId, args);
-      return true;
-    },
+    resolve: (_root, args, ctx) => editMessage(ctx, requireUser(ctx), args.messageId, args),
   }),
   deleteMessage: t.boolean({
     description: 'Deletes a message: the sender within the time limit, or members of the delete-any-message groups.',
@@ -119,5 +159,14 @@ builder.mutationFields((t) => ({
       flag: t.arg.string({ required: true }),
     },
     resolve: (_root, args, ctx) => updateMessageFlags(ctx, requireUser(ctx), args.messages, args.op, args.flag),
+  }),
+  sendSubmessage: t.int({
+    description: 'Attaches a submessage to a widget message: a vote, an option, a task, a strike or an edit (Zulip\'s POST /submessage). The message\'s sender attaches the first; only the author edits a poll\'s question or a to-do list\'s title. Returns the submessage ID.',
+    args: {
+      messageId: t.arg.int({ required: true, description: 'The widget message.' }),
+      msgType: t.arg.string({ required: true, description: '`widget`.' }),
+      content: t.arg.string({ required: true, description: 'JSON text: for polls `{type: "vote", key, vote: 1|-1}`, `{type: "new_option", idx, option}`, `{type: "question", question}`; for to-do lists `{type: "new_task", key, task, desc, completed}`, `{type: "strike", key}`, `{type: "new_task_list_title", title}`.' }),
+    },
+    resolve: (_root, args, ctx) => addSubmessage(ctx, requireUser(ctx), args.messageId, args.msgType, args.content),
   }),
 }));

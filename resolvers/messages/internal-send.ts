@@ -9,10 +9,15 @@ export type InternalTarget =
   | { channelId: number; topic: string }
   | { userIds: number[] };
 
-export async function sendAsNotificationBot(ctx: Context, target: InternalTarget, content: string): Promise<SentMessage> {
+export interface InternalSendOptions {
+  /** Only these users receive it unread (Zulip's limit_unread_user_ids); everyone else has it read. */
+  unreadFor?: number[];
+}
+
+export async function sendAsNotificationBot(ctx: Context, target: InternalTarget, content: string, options: InternalSendOptions = {}): Promise<SentMessage> {
   const bot = await notificationBot(ctx.db, ctx.realm.id);
   const input = 'channelId' in target
     ? { type: 'channel', to: target.channelId, topic: target.topic, content }
     : { type: 'direct', to: target.userIds, content };
-  return sendMessage({ ...ctx, clientName: 'Internal' }, bot, { ...input, readBySender: true }, { system: true });
+  return sendMessage({ ...ctx, clientName: 'Internal' }, bot, { ...input, readBySender: true }, { system: true, unreadFor: options.unreadFor });
 }

@@ -35,6 +35,40 @@ export interface MentionTargets {
   channelsByName: Map<string, { id: number; name: string }>; // key: channel name lowercased
   customEmoji: Map<string, { id: number; name: string; url: string }>; // active realm emoji by name
   linkifiers: { pattern: string; urlTemplate: string }[];
+  /** The organization's image uploads the content links, by path ID: only these get previews. */
+  uploadPreviews?: Map<string, UploadPreview>;
+}
+
+/** What the preview of an uploaded image shows (Zulip's user_upload_previews). */
+export interface UploadPreview {
+  width: number;
+  height: number;
+  contentType: string;
+  animated: boolean;
+  /** The thumbnail format to show ("840x560.webp"); null while the thumbnail is being made. */
+  thumbnail: string | null;
+}
+
+/** Where clients find a spinner while a thumbnail is being made (Zulip's loader). */
+export const THUMBNAIL_PLACEHOLDER_SRC = '/static/images/loading/loader-black.svg';
+
+/** A path ID as a URL path: each segment percent-encoded. */
+export function uploadPathUrl(pathId: string): string {
+  return pathId.split('/').map(encodeURIComponent).join('/');
+}
+
+/**
+ * The <img> of an uploaded image's preview, as Zulip's message-formatting documentation shows it:
+ * the original's dimensions and type, and the thumbnail, or a placeholder until it exists.
+ */
+function uploadPreviewImage(pathId: string, preview: UploadPreview): string {
+  const attrs: Record<string, string> = {};
+  if (preview.thumbnail === null) attrs['class'] = 'image-loading-placeholder';
+  else if (preview.animated) attrs['data-animated'] = 'true';
+  attrs['data-original-content-type'] = preview.contentType;
+  attrs['data-original-dimensions'] = `${preview.width}x${preview.height}`;
+  attrs['src'] = preview.thumbnail === null ? THUMBNAIL_PLACEHOLDER_SRC : `/user_uploads/thumbnail/${uploadPathUrl(pathId)}/${preview.thumbnail}`;
+  return element('img', attrs, null);
 }
 
 export interface RenderResult {
@@ -200,7 +234,13 @@ function attachmentPathId(href: string, realmUrl: string | null): string | null 
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url) || url.startsWith('//')) return null;
   if (!url.startsWith('/')) url = '/' + url;
   const path = url.split(/[?#]/, 1)[0]!;
-  return path.startsWith('/user_uploads/') ? path.slice('/user_uploads/'.length) : null;
+  if (!path.startsWith('/user_uploads/')) return null;
+  const encoded = path.slice('/user_uploads/'.length);
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
 }
 
 const IMAGE_EXTENSIONS = ['.bmp', '.gif', '.jpe', '.jpeg', '.jpg', '.png', '.webp'];
@@ -984,12 +1024,22 @@ function documentRule(state: StateCore): void {
     if (link.inQuote || seen.has(link.href)) continue;
     seen.add(link.href);
     // TODO: Zulip also previews videos, YouTube/Vimeo and Dropbox links, and fetches URL embeds.
-    if (!isImageUrl(link.href)) continue;
+    // An upload of this organization is previewed when it is an image (its thumbnail), else not.
+    const pathId = attachmentPathId(link.href, env.realmUrl);
+    let image: string;
+    if (pathId !== null) {
+      const preview = env.targets.uploadPreviews?.get(pathId);
+      if (!preview) continue;
+      image = uploadPreviewImage(pathId, preview);
+    } else {
+      if (!isImageUrl(link.href)) continue;
+      image = element('img', { src: actualImageUrl(link.href) }, null);
+    }
 
     const urlIsText = link.text === null || link.text === link.href;
     const attrs: Record<string, string> = { href: link.href };
     if (!urlIsText) attrs['title'] = link.text!;
-    const html = `<div class="message_inline_image">${element('a', attrs, element('img', { src: actualImageUrl(link.href) }, null))}</div>`;
+    const html = `<div class="message_inline_image">${element('a', attrs, image)}</div>`;
     env.hasImage = true;
 
     const paragraphOpen = tokens[link.blockIndex - 1];

@@ -7,8 +7,8 @@ import { Prisma, type Realm, type User } from '../../prisma/generated/client/cli
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
 import { findChannelByName, hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
-import { exactInsensitive, isDbId } from '../text.ts';
-import { RESOLVED_TOPIC_PREFIX } from './topics.ts';
+import { exactInsensitive, isDbId } from '../rows.ts';
+import { RESOLVED_TOPIC_PREFIX, topicFromClient } from './topics.ts';
 
 export interface NarrowTerm {
   operator: string;
@@ -107,106 +107,109 @@ export async function compileNarrow(db: Db, realm: Realm, viewer: User, terms: N
   let search: string | null = null;
   for (const raw of terms) {
     const term = { ...raw, operator: OPERATOR_ALIASES[raw.operator] ?? raw.operator };
-    let cond: Prisma.Sql;
-    switch (term.operator) {
-      case 'channel': {
-        const { operand } = term;
-        const numeric = typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand));
-        if (numeric && !isDbId(Number(operand))) throw new BadNarrowError('unknown channel');
-        const channel = numeric
-          ? await db.channel.findFirst({ where: { id: Number(operand), realmId: realm.id } })
-          : typeof operand === 'string' ? await findChannelByName(db, realm.id, operand) : null;
-        if (typeof operand !== 'number' && typeof operand !== 'string') throw new BadNarrowError("invalid operand for 'channel'");
-        // Unknown and inaccessible channels answer alike, so private channels do not leak.
-        if (!channel || !(await hasContentAccess(db, viewer, channel))) throw new BadNarrowError('unknown channel');
-        if (!term.negated) channelWide = true;
-        cond = Prisma.sql`m."channelId" = ${channel.id}`;
-        break;
-      }
-      case 'channels': {
-        if (term.operand !== 'public' && term.operand !== 'web-public') throw new BadNarrowError(`invalid operand '${String(term.operand)}' for 'channels'`);
-        if (!term.negated) channelWide = true;
-        cond = term.operand === 'public'
-          ? Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND NOT "inviteOnly")`
-          : Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND "isWebPublic")`;
-        break;
-      }
-      case 'topic': {
-        if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'topic'");
-        let topic = term.operand.trim();
-        // The empty topic's display name stands for the empty topic (feature level 334).
-        if (topic === realm.emptyTopicDisplayName) topic = '';
-        cond = Prisma.sql`m."channelId" IS NOT NULL AND lower(m.topic) = lower(${topic})`;
-        break;
-      }
-      case 'dm': {
-        const ids = await dmParticipants(db, realm, viewer, term);
-        const conversation = await db.directConversation.findUnique({ where: { realmId_participantKey: { realmId: realm.id, participantKey: ids.join(',') } }, select: { id: true } });
-        cond = Prisma.sql`m."directConversationId" = ${conversation?.id ?? -1}`;
-        break;
-      }
-      case 'dm-including': {
-        const userId = await resolveUser(db, realm, viewer, asUserRef(term), term.operator);
-        cond = Prisma.sql`m."directConversationId" IN (SELECT "conversationId" FROM "DirectConversationMember" WHERE "userId" = ${userId})`;
-        break;
-      }
-      case 'sender': {
-        const userId = await resolveUser(db, realm, viewer, asUserRef(term), term.operator);
-        cond = Prisma.sql`m."senderId" = ${userId}`;
-        break;
-      }
-      case 'is': {
-        if (typeof term.operand !== 'string' || !IS_OPERANDS.has(term.operand)) throw new BadNarrowError(`unknown 'is' operand ${String(term.operand)}`);
-        cond = isCondition(term.operand, viewer);
-        break;
-      }
-      case 'has': {
-        if (typeof term.operand !== 'string' || !HAS_OPERANDS.has(term.operand)) throw new BadNarrowError(`unknown 'has' operand ${String(term.operand)}`);
-        cond = term.operand === 'link' ? Prisma.sql`m."hasLink"`
-          : term.operand === 'image' ? Prisma.sql`m."hasImage"`
-          : term.operand === 'attachment' ? Prisma.sql`m."hasAttachment"`
-          : Prisma.sql`EXISTS (SELECT 1 FROM "Reaction" r WHERE r."messageId" = m.id)`;
-        break;
-      }
-      case 'id': {
-        const id = Number(term.operand);
-        if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'id'");
-        // A single message by ID is findable wherever the viewer may read it.
-        if (!term.negated) channelWide = true;
-        cond = Prisma.sql`m.id = ${id}`;
-        break;
-      }
-      case 'near':
-        // `near` only chooses the anchor, which the client sends; it filters nothing.
-        continue;
-      case 'with': {
-        const id = Number(term.operand);
-        if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'with'");
-        const message = await db.message.findFirst({ where: { id, realmId: realm.id }, select: { channelId: true, topic: true, directConversationId: true } });
-        if (!message) { cond = Prisma.sql`FALSE`; break; }
-        if (message.channelId != null) {
-          const channel = await db.channel.findUnique({ where: { id: message.channelId } });
-          if (!channel || !(await hasContentAccess(db, viewer, channel))) { cond = Prisma.sql`FALSE`; break; }
-          if (!term.negated) channelWide = true;
-          cond = Prisma.sql`m."channelId" = ${message.channelId} AND lower(m.topic) = lower(${message.topic})`;
-        } else {
-          cond = Prisma.sql`m."directConversationId" = ${message.directConversationId}`;
-        }
-        break;
-      }
-      case 'search': {
-        if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'search'");
-        search = term.operand;
-        cond = Prisma.sql`m."searchVector" @@ websearch_to_tsquery('english', ${term.operand})`;
-        break;
-      }
-      default:
-        throw new BadNarrowError(`unknown operator ${term.operator}`);
-    }
-    conditions.push(term.negated ? Prisma.sql`NOT (${cond})` : Prisma.sql`(${cond})`);
+    const compiled = await compileTerm(db, realm, viewer, term);
+    if (!compiled) continue;
+    if (compiled.widens && !term.negated) channelWide = true;
+    if (compiled.search != null) search = compiled.search;
+    conditions.push(term.negated ? Prisma.sql`NOT (${compiled.cond})` : Prisma.sql`(${compiled.cond})`);
   }
   const where = conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`;
   return { where, channelWide, search, isSearch: search !== null };
+}
+
+interface CompiledTerm {
+  cond: Prisma.Sql;
+  /** Un-negated, the term reaches channel history the viewer never received (a channel, an ID). */
+  widens?: boolean;
+  /** The full-text query, for highlighting. */
+  search?: string;
+}
+
+/** One narrow term as SQL over `m` (Message) and `um` (the viewer's UserMessage); null filters nothing. */
+async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm): Promise<CompiledTerm | null> {
+  switch (term.operator) {
+    case 'channel': {
+      const channel = await narrowChannel(db, realm, viewer, term.operand);
+      return { cond: Prisma.sql`m."channelId" = ${channel.id}`, widens: true };
+    }
+    case 'channels': {
+      if (term.operand !== 'public' && term.operand !== 'web-public') throw new BadNarrowError(`invalid operand '${String(term.operand)}' for 'channels'`);
+      const cond = term.operand === 'public'
+        ? Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND NOT "inviteOnly")`
+        : Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND "isWebPublic")`;
+      return { cond, widens: true };
+    }
+    case 'topic': {
+      if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'topic'");
+      const topic = topicFromClient(term.operand, realm.emptyTopicDisplayName);
+      return { cond: Prisma.sql`m."channelId" IS NOT NULL AND lower(m.topic) = lower(${topic})` };
+    }
+    case 'dm': {
+      const ids = await dmParticipants(db, realm, viewer, term);
+      const conversation = await db.directConversation.findUnique({ where: { realmId_participantKey: { realmId: realm.id, participantKey: ids.join(',') } }, select: { id: true } });
+      return { cond: Prisma.sql`m."directConversationId" = ${conversation?.id ?? -1}` };
+    }
+    case 'dm-including': {
+      const userId = await resolveUser(db, realm, viewer, asUserRef(term), term.operator);
+      return { cond: Prisma.sql`m."directConversationId" IN (SELECT "conversationId" FROM "DirectConversationMember" WHERE "userId" = ${userId})` };
+    }
+    case 'sender': {
+      const userId = await resolveUser(db, realm, viewer, asUserRef(term), term.operator);
+      return { cond: Prisma.sql`m."senderId" = ${userId}` };
+    }
+    case 'is':
+      if (typeof term.operand !== 'string' || !IS_OPERANDS.has(term.operand)) throw new BadNarrowError(`unknown 'is' operand ${String(term.operand)}`);
+      return { cond: isCondition(term.operand, viewer) };
+    case 'has':
+      if (typeof term.operand !== 'string' || !HAS_OPERANDS.has(term.operand)) throw new BadNarrowError(`unknown 'has' operand ${String(term.operand)}`);
+      return {
+        cond: term.operand === 'link' ? Prisma.sql`m."hasLink"`
+          : term.operand === 'image' ? Prisma.sql`m."hasImage"`
+          : term.operand === 'attachment' ? Prisma.sql`m."hasAttachment"`
+          : Prisma.sql`EXISTS (SELECT 1 FROM "Reaction" r WHERE r."messageId" = m.id)`,
+      };
+    case 'id': {
+      const id = Number(term.operand);
+      if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'id'");
+      // A single message by ID is findable wherever the viewer may read it.
+      return { cond: Prisma.sql`m.id = ${id}`, widens: true };
+    }
+    case 'near':
+      // `near` only chooses the anchor, which the client sends; it filters nothing.
+      return null;
+    case 'with':
+      return withCondition(db, realm, viewer, term.operand);
+    case 'search':
+      if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'search'");
+      return { cond: Prisma.sql`m."searchVector" @@ websearch_to_tsquery('english', ${term.operand})`, search: term.operand };
+    default:
+      throw new BadNarrowError(`unknown operator ${term.operator}`);
+  }
+}
+
+/** The channel a `channel` term names, by ID or name; unknown and inaccessible ones answer alike. */
+async function narrowChannel(db: Db, realm: Realm, viewer: User, operand: unknown) {
+  if (typeof operand !== 'number' && typeof operand !== 'string') throw new BadNarrowError("invalid operand for 'channel'");
+  const numeric = typeof operand === 'number' || /^\d+$/.test(operand);
+  if (numeric && !isDbId(Number(operand))) throw new BadNarrowError('unknown channel');
+  const channel = numeric
+    ? await db.channel.findFirst({ where: { id: Number(operand), realmId: realm.id } })
+    : await findChannelByName(db, realm.id, operand as string);
+  // Private channels the viewer may not read do not leak.
+  if (!channel || !(await hasContentAccess(db, viewer, channel))) throw new BadNarrowError('unknown channel');
+  return channel;
+}
+
+/** `with`: the conversation (topic or direct) of the given message, if the viewer may read it. */
+async function withCondition(db: Db, realm: Realm, viewer: User, operand: unknown): Promise<CompiledTerm> {
+  const id = Number(operand);
+  if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'with'");
+  const message = await db.message.findFirst({ where: { id, realmId: realm.id }, select: { channelId: true, topic: true, directConversationId: true } });
+  if (!message) return { cond: Prisma.sql`FALSE` };
+  if (message.channelId == null) return { cond: Prisma.sql`m."directConversationId" = ${message.directConversationId}` };
+  const channel = await db.channel.findUnique({ where: { id: message.channelId } });
+  if (!channel || !(await hasContentAccess(db, viewer, channel))) return { cond: Prisma.sql`FALSE` };
+  return { cond: Prisma.sql`m."channelId" = ${message.channelId} AND lower(m.topic) = lower(${message.topic})`, widens: true };
 }
 
 function isCondition(operand: string, viewer: User): Prisma.Sql {

@@ -4,7 +4,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError, ReactionAlreadyExistsError, ReactionDoesNotExistError } from '../errors.ts';
 import { unicodeEmojiByName, unicodeEmojiNameForCode } from '../emoji/unicode.ts';
 import { accessMessage, messageAudience } from './access.ts';
-import { isDbId } from '../text.ts';
+import { isDbId } from '../rows.ts';
 import type { ReactionEvent } from './events.ts';
 
 export interface ReactionInput {

@@ -2,7 +2,8 @@
 // content mentions (a few queries, whatever its length), then runs the Markdown renderer.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
-import { extractMentionCandidates, renderMarkdown, webLinksIn, type MentionTargets, type RenderResult } from './markdown.ts';
+import { extractMentionCandidates, renderMarkdown, webLinksIn, type MentionTargets, type RenderResult, type UploadPreview } from './markdown.ts';
+import { DEFAULT_THUMBNAIL } from '../uploads/images.ts';
 import { findTopicLinks } from '../linkifiers/engine.ts';
 import { RealmCache } from '../realm-cache.ts';
 
@@ -36,6 +37,32 @@ export function forgetLinkifiers(realmId: number): void {
   linkifierCache.forget(realmId);
 }
 
+/** Path IDs of /user_uploads/ links in the content, decoded, for looking up image previews. */
+function linkedUploadPathIds(content: string): string[] {
+  const ids = new Set<string>();
+  for (const match of content.matchAll(/\/user_uploads\/(\d+\/[^\s()<>\[\]"'?#]+)/g)) {
+    try {
+      ids.add(decodeURIComponent(match[1]!));
+    } catch {
+      ids.add(match[1]!);
+    }
+  }
+  return [...ids];
+}
+
+/** The previews of the organization's image uploads among `pathIds` (with their thumbnail when made). */
+export async function uploadPreviews(db: Reader, realmId: number, pathIds: string[]): Promise<Map<string, UploadPreview>> {
+  if (!pathIds.length) return new Map();
+  const rows = await db.attachment.findMany({
+    where: { realmId, pathId: { in: pathIds }, width: { not: null } },
+    select: { pathId: true, width: true, height: true, frames: true, contentType: true, thumbnails: true },
+  });
+  return new Map(rows.map((r) => [r.pathId, {
+    width: r.width!, height: r.height!, contentType: r.contentType, animated: (r.frames ?? 1) > 1,
+    thumbnail: r.thumbnails.includes(DEFAULT_THUMBNAIL) ? DEFAULT_THUMBNAIL : null,
+  }]));
+}
+
 export async function renderForRealm(db: Reader, realmId: number, content: string): Promise<RenderResult> {
   const wanted = extractMentionCandidates(content);
   const lower = (names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))];
@@ -57,6 +84,7 @@ export async function renderForRealm(db: Reader, realmId: number, content: strin
       : [],
     linkifiersOf(db, realmId),
   ]);
+  const previews = content.includes('/user_uploads/') ? await uploadPreviews(db, realmId, linkedUploadPathIds(content)) : new Map();
   const usersByName = new Map<string, { id: number; fullName: string }[]>();
   for (const user of users) {
     const key = user.fullName.toLowerCase();
@@ -69,6 +97,7 @@ export async function renderForRealm(db: Reader, realmId: number, content: strin
     channelsByName: new Map(channels.map((c) => [c.name.toLowerCase(), c])),
     customEmoji: new Map(emoji.map((e) => [e.name, { id: e.id, name: e.name, url: `/user_avatars/${realmId}/emoji/images/${e.id}.png` }])),
     linkifiers,
+    uploadPreviews: previews,
   };
   return renderMarkdown(content, targets);
 }

@@ -6,15 +6,21 @@ import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { channelWithSubscribers, hasContentAccess, isSubscribed } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
-import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
-import { codePointLength, truncateCodePoints, exactInsensitive, toUnixSeconds, isDbId } from '../text.ts';
+import { MAX_MESSAGE_LENGTH } from '../limits.ts';
+import { codePointLength, truncateCodePoints } from '../text.ts';
+import { exactInsensitive, isDbId } from '../rows.ts';
+import { submessageRecord, widgetFor } from './widgets.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
-import { DIRECT_RECIPIENT_ID_OFFSET, type MessageView } from './present.ts';
-import { avatarUrlFor } from '../users/present.ts';
+import { messageRecord } from './present.ts';
+import { avatarUrl } from '../users/avatars.ts';
 import { isAdmin } from '../users/roles.ts';
 import { flagList, type UserMessageFlags } from './flags.ts';
 import { usersAlertedBy } from '../users/alert-words.ts';
+import { usersMuting } from '../users/muted-users.ts';
+import { announceUpdates, claimableAttachmentIds } from '../uploads/attachments.ts';
+import { serviceBotTriggers } from '../bots/service-bots.ts';
+import { onCommit } from '../transaction.ts';
 
 export interface SendInput {
   type: string;
@@ -167,15 +173,45 @@ interface RecipientFlags extends Omit<UserMessageFlags, 'starred' | 'collapsed'>
 export interface SendOptions {
   /** Sent by the server itself (see sendAsNotificationBot): posting permissions do not apply. */
   system?: boolean;
+  /** Only these recipients receive it unread; the others have it read (see sendAsNotificationBot). */
+  unreadFor?: number[];
 }
 
+/** Zulip's check_message then do_send_messages: validate and plan, write in one statement, announce. */
 export async function sendMessage(ctx: Context, sender: User, input: SendInput, options: SendOptions = {}): Promise<SentMessage> {
+  const plan = await planSend(ctx, sender, input, options);
+  const written = await writeMessage(ctx, sender, plan);
+  await publishMessage(ctx, sender, input, plan, written);
+  return { id: written.id, recipientUserIds: plan.flags.map((f) => f.userId) };
+}
+
+/** What sending will write: the recipient, the rendering and each recipient's flags. */
+interface SendPlan {
+  content: string;
+  recipient: Recipient;
+  rendered: Awaited<ReturnType<typeof renderForRealm>>;
+  /** Users the message goes to (channel subscribers or the conversation's participants). */
+  recipientIds: number[];
+  flags: RecipientFlags[];
+  /** Uploads the message links that the sender may read: they become readable with it. */
+  claimed: number[];
+  /** A /poll or /todo message's widget definition, its first submessage. */
+  widgetJson: string | null;
+}
+
+interface WrittenMessage {
+  id: number;
+  widgetId: number | null;
+  conversationId: number | null;
+  dateSent: Date;
+}
+
+async function planSend(ctx: Context, sender: User, input: SendInput, options: SendOptions): Promise<SendPlan> {
   const content = normalizeContent(input.content);
   const recipient = await resolveRecipient(ctx, sender, input, options.system ?? false);
   const rendered = await renderForRealm(ctx.db, ctx.realm.id, content);
   await checkGroupMentionsAllowed(ctx.db, sender, rendered.mentionedGroupIds, options.system ?? false);
 
-  // Who receives it: subscribers of the channel, or the conversation's participants.
   const recipientIds = recipient.kind === 'channel' ? recipient.subscriberIds : recipient.participants.map((p) => p.id);
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const groupId of rendered.mentionedGroupIds) {
@@ -186,10 +222,14 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
         SELECT DISTINCT "senderId" FROM "Message" WHERE "channelId" = ${recipient.channel.id} AND lower(topic) = lower(${recipient.topic})`)).map((r) => r.senderId))
     : new Set<number>();
   const alerted = await usersAlertedBy(ctx.db, ctx.realm.id, content);
+  const claimed = rendered.potentialAttachmentPathIds.length ? await claimableAttachmentIds(ctx, sender, rendered.potentialAttachmentPathIds) : [];
   const readBySender = input.readBySender ?? true;
+  // Those who muted the sender receive the message already read: it neither counts nor notifies.
+  const muting = await usersMuting(ctx.db, ctx.realm.id, sender.id);
+  const unreadFor = options.unreadFor ? new Set(options.unreadFor) : null;
   const flags: RecipientFlags[] = [...new Set([...recipientIds, sender.id])].map((userId) => ({
     userId,
-    read: userId === sender.id && readBySender,
+    read: userId === sender.id ? readBySender : muting.has(userId) || (unreadFor != null && !unreadFor.has(userId)),
     mentioned: mentioned.has(userId) && userId !== sender.id,
     streamWildcardMentioned: rendered.wildcardMention === 'stream' && userId !== sender.id,
     topicWildcardMentioned: rendered.wildcardMention === 'topic' && topicParticipants.has(userId) && userId !== sender.id,
@@ -197,20 +237,28 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
     // The sender of a channel message they are not subscribed to keeps it as history.
     historical: recipient.kind === 'channel' && userId === sender.id && !recipientIds.includes(userId),
   }));
+  const widget = widgetFor(content);
+  return { content, recipient, rendered, recipientIds, flags, claimed, widgetJson: widget ? JSON.stringify(widget) : null };
+}
 
+/**
+ * One statement writes the message, every recipient's flags, the channel's first message, the
+ * widget and the claimed uploads: atomic without an interactive transaction, and one round trip on
+ * the hottest path there is.
+ */
+async function writeMessage(ctx: Context, sender: User, plan: SendPlan): Promise<WrittenMessage> {
+  const { recipient, rendered, flags, claimed, widgetJson } = plan;
   const conversationId = recipient.kind === 'direct' ? await directConversationId(ctx, recipient.participants.map((p) => p.id)) : null;
   const channelId = recipient.kind === 'channel' ? recipient.channel.id : null;
   const topic = recipient.kind === 'channel' ? recipient.topic : '';
   const dateSent = new Date();
-  // One statement writes the message, every recipient's flags and the channel's first message:
-  // atomic without an interactive transaction, and one round trip on the hottest path there is.
-  const [row] = await ctx.db.$queryRaw<{ id: number }[]>(Prisma.sql`
+  const [row] = await ctx.db.$queryRaw<{ id: number; widgetId: number | null }[]>(Prisma.sql`
     WITH m AS (
       INSERT INTO "Message" ("realmId", "senderId", "channelId", "topic", "directConversationId", "content", "renderedContent",
         "dateSent", "sendingClient", "isMeMessage", "hasLink", "hasImage", "hasAttachment")
-      VALUES (${ctx.realm.id}::int, ${sender.id}::int, ${channelId}::int, ${topic}, ${conversationId}::int, ${content}, ${rendered.html},
+      VALUES (${ctx.realm.id}::int, ${sender.id}::int, ${channelId}::int, ${topic}, ${conversationId}::int, ${plan.content}, ${rendered.html},
         ${dateSent.toISOString()}::timestamp(3), ${ctx.clientName}, ${rendered.isMeMessage}::boolean, ${rendered.hasLink}::boolean,
-        ${rendered.hasImage}::boolean, ${rendered.hasAttachment}::boolean)
+        ${rendered.hasImage}::boolean, ${claimed.length > 0}::boolean)
       RETURNING id
     ), recipients AS (
       INSERT INTO "UserMessage" ("userId", "messageId", "read", "mentioned", "streamWildcardMentioned", "topicWildcardMentioned", "hasAlertWord", "historical", "isPrivate")
@@ -220,49 +268,55 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
         ${flags.map((f) => f.hasAlertWord)}::bool[], ${flags.map((f) => f.historical)}::bool[]) AS r(user_id, read, mentioned, swm, twm, alert, historical)
     ), first AS (
       UPDATE "Channel" SET "firstMessageId" = (SELECT id FROM m) WHERE id = ${channelId}::int AND "firstMessageId" IS NULL
+    ), widget AS (
+      INSERT INTO "SubMessage" ("messageId", "senderId", "msgType", "content")
+      SELECT m.id, ${sender.id}::int, 'widget', ${widgetJson}::text FROM m WHERE ${widgetJson}::text IS NOT NULL
+      RETURNING id
+    ), attachments AS (
+      INSERT INTO "AttachmentMessage" ("attachmentId", "messageId") SELECT a, m.id FROM m, unnest(${claimed}::int[]) AS a
     )
-    SELECT id FROM m`);
-  const id = row!.id;
+    SELECT id, (SELECT id FROM widget) AS "widgetId" FROM m`);
+  return { id: row!.id, widgetId: row!.widgetId, conversationId, dateSent };
+}
 
-  const view: MessageView = {
-    id,
-    senderId: sender.id,
-    senderFullName: sender.fullName,
-    senderEmail: sender.email,
-    senderRealmStr: ctx.realm.stringId,
-    avatarUrl: avatarUrlFor(null, sender, false),
-    client: ctx.clientName,
-    content: rendered.html,
-    contentType: 'text/html',
-    rawContent: content,
-    renderedContent: rendered.html,
-    displayRecipient: recipient.kind === 'channel'
-      ? recipient.channel.name
-      : recipient.participants.map((p) => ({ id: p.id, email: p.email, full_name: p.fullName, is_mirror_dummy: false })),
-    editHistory: null,
-    isMeMessage: rendered.isMeMessage,
-    lastEditTimestamp: null,
-    lastMovedTimestamp: null,
+/** The `message` event (with local echo for the sender's queue), attachment updates, service bots. */
+async function publishMessage(ctx: Context, sender: User, input: SendInput, plan: SendPlan, written: WrittenMessage): Promise<void> {
+  const { recipient, rendered, flags, widgetJson } = plan;
+  const { id, conversationId, dateSent } = written;
+  await announceUpdates(ctx, plan.claimed);
+  const channelId = recipient.kind === 'channel' ? recipient.channel.id : null;
+  const topic = recipient.kind === 'channel' ? recipient.topic : '';
+  // Built from what is already in memory: sending costs no second read of the message. The event
+  // carries the raw topic and rendered content; each queue tailors them (resolvers/messages/events.ts).
+  const view = messageRecord(ctx.realm, {
+    row: {
+      id, senderId: sender.id, channelId, directConversationId: conversationId, topic, content: plan.content, renderedContent: rendered.html,
+      sendingClient: ctx.clientName, isMeMessage: rendered.isMeMessage, lastEditTime: null, lastMovedTime: null, dateSent, editHistory: null,
+    },
+    sender,
+    avatarUrl: avatarUrl(sender, { gravatar: ctx.config.gravatarEnabled }),
+    channelName: recipient.kind === 'channel' ? recipient.channel.name : null,
+    participants: recipient.kind === 'direct'
+      ? recipient.participants.map((p) => ({ id: p.id, email: p.email, full_name: p.fullName, is_mirror_dummy: false }))
+      : [],
     reactions: [],
-    recipientId: channelId ?? DIRECT_RECIPIENT_ID_OFFSET + conversationId!,
-    streamId: channelId,
-    topic,
+    submessages: widgetJson != null
+      ? [submessageRecord({ id: written.widgetId!, messageId: id, senderId: sender.id, msgType: 'widget', content: widgetJson })]
+      : [],
     topicLinks: await topicLinksForRealm(ctx.db, ctx.realm.id, topic),
-    submessages: [],
-    timestamp: toUnixSeconds(dateSent),
-    type: recipient.kind === 'channel' ? 'stream' : 'private',
     flags: [],
-    matchContent: null,
-    matchSubject: null,
-  };
+    highlight: null,
+  }, { applyMarkdown: true, allowEmptyTopicName: true });
   const flagsByUser: Record<number, string[]> = {};
   for (const f of flags) flagsByUser[f.userId] = flagList({ ...f, starred: false, collapsed: false });
-  const deliverTo = flags.map((f) => f.userId);
-  // Built from what is already in memory: sending costs no second read of the message.
-  ctx.events.publish(ctx.realm.id, deliverTo, {
+  ctx.events.publish(ctx.realm.id, flags.map((f) => f.userId), {
     type: 'message', message: view, flags_by_user: flagsByUser,
     public_channel: recipient.kind === 'channel' && !recipient.channel.inviteOnly,
     ...(input.queueId && input.localId != null ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
   });
-  return { id, recipientUserIds: deliverTo };
+  const serviceBots = ctx.serviceBots;
+  if (serviceBots) {
+    const bots = await serviceBotTriggers(ctx, sender, recipient.kind, rendered.mentionedUserIds, plan.recipientIds);
+    if (bots.length) onCommit(ctx, () => serviceBots.dispatch({ realmId: ctx.realm.id, view, bots }));
+  }
 }

@@ -20,9 +20,15 @@ export function toZulipMessage(view: Partial<MessageView>): Record<string, unkno
   for (const [key, value] of Object.entries(view)) {
     const name = WIRE_NAMES[key];
     if (!name || (value == null && OMITTED_WHEN_NULL.has(name))) continue;
-    out[name] = key === 'reactions'
-      ? (value as MessageView['reactions']).map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId }))
-      : value;
+    if (key === 'reactions') {
+      out[name] = (value as MessageView['reactions']).map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId }));
+    } else if (key === 'submessages') {
+      // From a GraphQL selection (camelCase) or straight from the domain (already the wire shape).
+      out[name] = (value as Record<string, unknown>[]).map((s) => ({
+        id: s.id, message_id: s.message_id ?? s.messageId, sender_id: s.sender_id ?? s.senderId,
+        msg_type: s.msg_type ?? s.msgType, content: s.content,
+      }));
+    } else out[name] = value;
   }
   return out;
 }

@@ -10,10 +10,11 @@ import type { Context } from '../../schema/context.ts';
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { ParleyEvent } from '../events/bus.ts';
 import { BadRequestError, InvalidArgumentError } from '../errors.ts';
-import { toUnixSeconds, exactInsensitive } from '../text.ts';
+import { toUnixSeconds } from '../text.ts';
+import { exactInsensitive } from '../rows.ts';
 import {
   DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS, PRESENCE_OFFLINE_THRESHOLD_SECS,
-} from '../events/initial-state/constants.ts';
+} from '../limits.ts';
 import { canAccessUser, userIdsWhoCanAccess } from '../users/audience.ts';
 import { presenceEnabledIn } from '../status/update.ts';
 

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.ts';
 import { requireUser } from '../../schema/context.ts';
 import { PushDeviceType } from '../../schema/push.ts';
 import { listPushDevices, registerPushDevice } from './register.ts';
-import { addLegacyPushToken, removeLegacyPushToken, type LegacyKind } from './legacy.ts';
+import { addLegacyPushToken, removeLegacyPushToken, sendTestPushNotification, type LegacyKind } from './legacy.ts';
 import { InvalidArgumentError } from '../errors.ts';
 
 function legacyKind(kind: string): LegacyKind {
@@ -47,6 +47,11 @@ builder.mutationFields((t) => ({
       await addLegacyPushToken(ctx, requireUser(ctx), { kind: legacyKind(args.kind), token: args.token, appId: args.appId });
       return true;
     },
+  }),
+  sendTestPushNotification: t.boolean({
+    description: 'Sends a test push notification to one of the viewer\'s devices (by token) or all of them. Parley delivers no push notifications, so this answers PUSH_SERVICE_NOT_CONFIGURED once the token is checked.',
+    args: { token: t.arg.string({ description: 'A push token the viewer registered; omitted: every device.' }) },
+    resolve: async (_root, args, ctx) => sendTestPushNotification(ctx, requireUser(ctx), args.token),
   }),
   removeLegacyPushToken: t.boolean({
     description: 'Removes a pre-E2EE device token of the viewer.',

@@ -2,6 +2,7 @@ import type { Context } from '../../schema/context.ts';
 import type { ServerSettingsShape } from '../../schema/realm.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './version.ts';
 import { realmUrl } from './urls.ts';
+import { realmIconUrl } from './branding.ts';
 import { escapeHtml } from '../text.ts';
 
 export function serverSettings(ctx: Context): ServerSettingsShape {
@@ -16,7 +17,7 @@ export function serverSettings(ctx: Context): ServerSettingsShape {
     requireEmailFormatUsernames: true,
     realmUrl: realmUrl(realm, config),
     realmName: realm.name,
-    realmIcon: `${realmUrl(realm, config)}/static/images/logo/zulip-icon-128x128.png`,
+    realmIcon: new URL(realmIconUrl(realm, config.gravatarEnabled), realmUrl(realm, config)).toString(),
     realmDescription: realm.description ? `<p>${escapeHtml(realm.description)}</p>` : '',
     realmWebPublicAccessEnabled: config.webPublicStreamsEnabled && realm.enableSpectatorAccess,
     authenticationMethods: {

@@ -8,3 +8,8 @@ export function realmUrl(realm: Pick<Realm, 'stringId'>, config: Config): string
   url.hostname = `${realm.stringId}.${url.hostname}`;
   return url.toString().replace(/\/$/, '');
 }
+
+/** The realm's host name (no port): the domain of its bots' and hidden users' addresses. */
+export function realmHost(realm: Pick<Realm, 'stringId'>, config: Config): string {
+  return new URL(realmUrl(realm, config)).hostname;
+}

@@ -5,11 +5,19 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { accessMessage } from '../messages/access.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
-import { REPORT_MESSAGE_TYPES } from '../events/initial-state/constants.ts';
-import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
+import { MAX_MESSAGE_LENGTH } from '../limits.ts';
 import { realmUrl } from '../realm/urls.ts';
 import { codePointLength, truncateCodePoints } from '../text.ts';
 import { formatList, globalTime, messageLinkSyntax, messageUrl, silentMention, unusedFence } from '../scheduled/links.ts';
+
+/** `POST /messages/{id}/report` reasons, as `server_report_message_types` lists them. */
+export const REPORT_MESSAGE_TYPES: { key: string; name: string }[] = [
+  { key: 'spam', name: 'Spam' },
+  { key: 'harassment', name: 'Harassment' },
+  { key: 'inappropriate', name: 'Inappropriate content' },
+  { key: 'norms', name: 'Violates community norms' },
+  { key: 'other', name: 'Other reason' },
+];
 
 /** Zulip's Realm.MAX_REPORT_MESSAGE_EXPLANATION_LENGTH. */
 export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;

@@ -24,11 +24,21 @@ const ESCAPES: Record<string, string> = { '`': '&#96;', '>': '&gt;', '*': '&#42;
 
 /** `#**channel>topic@id**`, or a plain Markdown link when a name would break that syntax. */
 export function messageLinkSyntax(channelId: number, channelName: string, topic: string, messageId: number, emptyTopicName: string): string {
+  return linkSyntax(channelId, channelName, topic, emptyTopicName, messageId);
+}
+
+/** `#**channel>topic**` (Zulip's get_stream_topic_link_syntax), with the same fallback. */
+export function topicLinkSyntax(channelId: number, channelName: string, topic: string, emptyTopicName: string): string {
+  return linkSyntax(channelId, channelName, topic, emptyTopicName, null);
+}
+
+function linkSyntax(channelId: number, channelName: string, topic: string, emptyTopicName: string, messageId: number | null): string {
   const broken = (s: string) => new RegExp(BROKEN_LINK_RE.source).test(s);
-  if (!broken(topic) && !broken(channelName)) return `#**${channelName}>${topic}@${messageId}**`;
+  const near = messageId == null ? '' : `@${messageId}`;
+  if (!broken(topic) && !broken(channelName)) return `#**${channelName}>${topic}${near}**`;
   const escape = (s: string) => s.replace(BROKEN_LINK_RE, (m) => ESCAPES[m] ?? m);
-  const link = `#narrow/channel/${encodeChannel(channelId, channelName)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
-  return `[#${escape(channelName)} > ${escape(topic === '' ? emptyTopicName : topic)} @ 💬](${link})`;
+  const link = `#narrow/channel/${encodeChannel(channelId, channelName)}/topic/${encodeHashComponent(topic)}${messageId == null ? '' : `/near/${messageId}`}`;
+  return `[#${escape(channelName)} > ${escape(topic === '' ? emptyTopicName : topic)}${messageId == null ? '' : ' @ 💬'}](${link})`;
 }
 
 /** The narrow URL of a message: its topic, or its direct conversation. */

@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { accessMessage } from '../messages/access.ts';
 import { normalizeContent, resolveRecipient } from '../messages/send.ts';
 import { renderForRealm } from '../messages/render.ts';
-import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
+import { MAX_MESSAGE_LENGTH } from '../limits.ts';
 import { realmUrl } from '../realm/urls.ts';
 import { codePointLength, truncateCodePoints } from '../text.ts';
 import { futureDeliveryTime } from './schedule.ts';

@@ -6,7 +6,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { normalizeContent, resolveRecipient, type Recipient } from '../messages/send.ts';
 import { renderForRealm } from '../messages/render.ts';
-import { checkTopicAllowed, normalizeTopic, NO_TOPIC } from '../messages/topics.ts';
+import { checkTopicAllowed, normalizeTopic } from '../messages/topics.ts';
 import { SEND_LATER, scheduledMessageRecord } from './wire.ts';
 
 export interface ScheduleInput {
@@ -57,11 +57,6 @@ function parseTarget(type: 'stream' | 'private', to: unknown): number | number[]
   return ids as number[];
 }
 
-/** `(no topic)` stands for the empty topic on this endpoint, as the realm's display name does. */
-function topicParam(topic: string | null | undefined): string | null | undefined {
-  return topic != null && topic.trim() === NO_TOPIC ? '' : topic;
-}
-
 /** What a row stores for a recipient: the channel and topic, or the other participants. */
 export function recipientColumns(sender: User, recipient: Recipient) {
   if (recipient.kind === 'channel') return { channelId: recipient.channel.id, topic: recipient.topic, directRecipientIds: [] as number[] };
@@ -73,7 +68,7 @@ export async function scheduleMessage(ctx: Context, sender: User, input: Schedul
   const type = recordType(input.type);
   const deliverAt = futureDeliveryTime(input.scheduledDeliveryTimestamp);
   const content = normalizeContent(input.content);
-  const recipient = await resolveRecipient(ctx, sender, { type, to: parseTarget(type, input.to), topic: topicParam(input.topic) });
+  const recipient = await resolveRecipient(ctx, sender, { type, to: parseTarget(type, input.to), topic: input.topic });
   const rendered = await renderForRealm(ctx.db, ctx.realm.id, content);
   const row = await ctx.db.scheduledMessage.create({
     data: {
@@ -95,8 +90,7 @@ async function lockOwn(tx: Prisma.TransactionClient, sender: User, id: number): 
 }
 
 export async function editScheduledMessage(ctx: Context, sender: User, id: number, input: EditScheduleInput): Promise<void> {
-  const { type: newType, to, topic: rawTopic, content, scheduledDeliveryTimestamp: timestamp } = input;
-  const topic = topicParam(rawTopic);
+  const { type: newType, to, topic, content, scheduledDeliveryTimestamp: timestamp } = input;
   if (newType == null && to == null && topic == null && content == null && timestamp == null) throw new BadRequestError('Nothing to change');
   let type: 'stream' | 'private' | null = null;
   if (newType) {
@@ -106,7 +100,7 @@ export async function editScheduledMessage(ctx: Context, sender: User, id: numbe
   if (type === 'stream') {
     if (topic == null) throw new BadRequestError('Topic required when updating scheduled message type to stream.');
     // The new topic is required here, so the empty topic (however it is spelled) does not count.
-    if (normalizeTopic(topic, ctx.realm) === '') throw new BadRequestError('Topics are required in this organization.');
+    if (normalizeTopic(topic, ctx.realm, { noTopic: true }) === '') throw new BadRequestError('Topics are required in this organization.');
   }
   const deliverAt = timestamp != null ? futureDeliveryTime(timestamp) : null;
 
@@ -141,7 +135,7 @@ export async function editScheduledMessage(ctx: Context, sender: User, id: numbe
     } else if (topic != null && row.channelId != null) {
       // Only the topic of a channel message: a topic change needs only the channel's topic policy.
       const channel = await tx.channel.findUniqueOrThrow({ where: { id: row.channelId } });
-      const normalized = normalizeTopic(topic, ctx.realm);
+      const normalized = normalizeTopic(topic, ctx.realm, { noTopic: true });
       checkTopicAllowed(normalized, channel, ctx.realm);
       data.topic = normalized;
     }

@@ -4,8 +4,9 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import type { SavedSnippetShape } from '../../schema/snippets.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
-import { MAX_MESSAGE_LENGTH } from '../realm/version.ts';
-import { codePointLength, isDbId, toUnixSeconds } from '../text.ts';
+import { MAX_MESSAGE_LENGTH } from '../limits.ts';
+import { codePointLength, toUnixSeconds } from '../text.ts';
+import { isDbId } from '../rows.ts';
 
 /** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
 export const MAX_SNIPPET_TITLE_LENGTH = 60;

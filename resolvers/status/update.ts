@@ -9,8 +9,8 @@ import { checkEmojiRequest, emojiDataForName } from '../emoji/check.ts';
 import { codePointLength } from '../text.ts';
 import { isAdmin } from '../users/roles.ts';
 import { userIdsWhoCanAccess } from '../users/audience.ts';
-import { setPresenceEnabled } from './presence-enabled.ts';
-import { presenceToggleReport } from '../presence/presence.ts';
+import { changeUserSettings } from '../settings/change.ts';
+import { inTransaction } from '../transaction.ts';
 
 export const MAX_STATUS_TEXT_LENGTH = 60;
 
@@ -77,21 +77,17 @@ async function updateStatus(ctx: Context, user: User, input: StatusInput): Promi
   const changes: { statusText?: string; emojiName?: string; emojiCode?: string; reactionType?: string } = {};
   if (statusText !== undefined) changes.statusText = statusText;
   if (emojiName !== undefined) Object.assign(changes, { emojiName, emojiCode, reactionType });
-  const presenceChanged = await ctx.db.$transaction(async (tx) => {
-    await tx.userStatus.upsert({
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.userStatus.upsert({
       where: { userId: user.id },
       create: { userId: user.id, ...changes, timestamp: new Date() },
       update: { ...changes, timestamp: new Date() },
     });
-    if (away === undefined) return null;
-    return { settings: await setPresenceEnabled(tx, user.id, !away), presence: await presenceToggleReport(tx, user, !away) };
+    // Zulip's update_user_status_backend announces presence_enabled even when it keeps its value.
+    if (away !== undefined) await changeUserSettings(tx, user, { presence_enabled: !away }, { announceUnchanged: true });
   });
 
   const audience = await userIdsWhoCanAccess(ctx.db, ctx.realm, user.id);
-  if (presenceChanged) {
-    ctx.events.publish(ctx.realm.id, [user.id], presenceChanged.settings);
-    ctx.events.publish(ctx.realm.id, audience, presenceChanged.presence);
-  }
   const event: UserStatusEvent = { type: 'user_status', user_id: user.id };
   if (away !== undefined) event.away = away;
   if (statusText !== undefined) event.status_text = statusText;

@@ -22,9 +22,3 @@ export async function accessChannelContent(db: Db, user: User, channelId: number
     : Prisma.sql`EXISTS (SELECT 1 FROM "UserMessage" um WHERE um."messageId" = m.id AND um."userId" = ${user.id})`;
   return { channel, readable };
 }
-
-/** A topic parameter: trimmed, and the empty topic's display name means the empty topic. */
-export function topicParam(topic: string, emptyTopicDisplayName: string): string {
-  const name = topic.trim();
-  return name === emptyTopicDisplayName ? '' : name;
-}

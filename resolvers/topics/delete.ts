@@ -6,7 +6,9 @@ import type { Context } from '../../schema/context.ts';
 import { UnauthorizedPrincipalError } from '../errors.ts';
 import { isAdmin } from '../users/roles.ts';
 import { announceFirstMessageIds, recomputeFirstMessageId } from '../channels/first-message.ts';
-import { accessChannelContent, topicParam } from './channel.ts';
+import { accessChannelContent } from './channel.ts';
+import { topicFromClient } from '../messages/topics.ts';
+import { removeAttachments, uploadsOnlyLinkedBy } from '../uploads/attachments.ts';
 
 /** Zulip deletes 100 messages per batch and stops starting batches after about 50 seconds. */
 export const DEFAULT_DELETE_TOPIC_BATCH_SIZE = 100;
@@ -15,7 +17,7 @@ export const DEFAULT_DELETE_TOPIC_BUDGET_MS = 50_000;
 export async function deleteTopic(ctx: Context, user: User, channelId: number, topicName: string): Promise<boolean> {
   if (!isAdmin(user)) throw new UnauthorizedPrincipalError('Must be an organization administrator');
   const { channel, readable } = await accessChannelContent(ctx.db, user, channelId);
-  const topic = topicParam(topicName, ctx.realm.emptyTopicDisplayName);
+  const topic = topicFromClient(topicName, ctx.realm.emptyTopicDisplayName);
   const batchSize = Math.max(1, ctx.config.deleteTopicBatchSize ?? DEFAULT_DELETE_TOPIC_BATCH_SIZE);
   const budgetMs = ctx.config.deleteTopicBudgetMs ?? DEFAULT_DELETE_TOPIC_BUDGET_MS;
   const started = Date.now();
@@ -33,6 +35,7 @@ export async function deleteTopic(ctx: Context, user: User, channelId: number, t
     if (!ids.length) return true;
     const holders = (await ctx.db.userMessage.findMany({ where: { messageId: { in: ids } }, select: { userId: true } })).map((r) => r.userId);
     const audience = [...new Set([...holders, ...subscribers])];
+    const orphaned = await uploadsOnlyLinkedBy(ctx.db, ids);
     const firstMessage = await ctx.db.$transaction(async (tx) => {
       await tx.message.deleteMany({ where: { id: { in: ids } } });
       return recomputeFirstMessageId(tx, channel.id);
@@ -41,6 +44,7 @@ export async function deleteTopic(ctx: Context, user: User, channelId: number, t
       type: 'delete_message', message_ids: [...ids].sort((a, b) => a - b), message_type: 'stream', stream_id: channel.id, topic,
     });
     await announceFirstMessageIds(ctx, [firstMessage]);
+    await removeAttachments(ctx, orphaned);
     if (ids.length < batchSize) return true;
     if (Date.now() - started >= budgetMs) return (await nextBatch(1)).length === 0;
   }

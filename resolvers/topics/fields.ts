@@ -10,6 +10,7 @@ import { deleteTopic } from './delete.ts';
 import { markAllAsRead, markChannelAsRead, markTopicAsRead } from './mark-read.ts';
 import { updateFlagsForNarrow } from './flags-narrow.ts';
 import { setTopicVisibilityPolicy } from './user-topics.ts';
+import { updateMutedTopic } from './muted-topics.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
 
@@ -77,6 +78,19 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       await setTopicVisibilityPolicy(ctx, requireUser(ctx), args.channelId, args.topic, args.visibilityPolicy);
+      return true;
+    },
+  }),
+  updateMutedTopic: t.boolean({
+    description: 'Deprecated (use setTopicVisibilityPolicy): mutes (`add`) or unmutes (`remove`) a topic, the channel given by ID or by name.',
+    args: {
+      channelId: t.arg.int({ description: 'The channel; give it or channelName, not both.' }),
+      channelName: t.arg.string({ description: 'The channel\'s name; give it or channelId, not both.' }),
+      topic: t.arg.string({ required: true, description: 'The topic (it need not have messages).' }),
+      op: t.arg.string({ required: true, description: '`add` (mute) or `remove` (unmute).' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await updateMutedTopic(ctx, requireUser(ctx), args);
       return true;
     },
   }),

@@ -4,7 +4,7 @@
 import { Prisma, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, InvalidArgumentError } from '../errors.ts';
-import { MAX_MESSAGES_PER_FETCH } from '../realm/version.ts';
+import { MAX_MESSAGES_PER_FETCH } from '../limits.ts';
 import { EDITABLE_FLAGS, FLAG_COLUMNS, type FlagName } from '../messages/flags.ts';
 import { compileNarrow, readableMessagesMatching, type NarrowTerm } from '../messages/narrow.ts';
 

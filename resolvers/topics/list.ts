@@ -3,6 +3,7 @@
 import { Prisma, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { accessChannelContent } from './channel.ts';
+import { topicForClient } from '../messages/topics.ts';
 
 export interface TopicSummary {
   maxId: number;
@@ -20,6 +21,6 @@ export async function listTopics(ctx: Context, user: User, channelId: number, al
     ORDER BY t.max_id DESC`);
   return rows.map((r) => ({
     maxId: Number(r.max_id),
-    name: r.name === '' && !allowEmptyTopicName ? ctx.realm.emptyTopicDisplayName : r.name,
+    name: topicForClient(r.name, ctx.realm.emptyTopicDisplayName, allowEmptyTopicName),
   }));
 }

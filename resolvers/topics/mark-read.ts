@@ -3,7 +3,8 @@
 import { Prisma, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { accessChannelContent, topicParam } from './channel.ts';
+import { accessChannelContent } from './channel.ts';
+import { topicFromClient } from '../messages/topics.ts';
 
 /** Marks the user's unread messages matching `where` (on `m`) read and tells the user's clients. */
 async function markRead(ctx: Context, user: User, where: Prisma.Sql): Promise<number[]> {
@@ -30,7 +31,7 @@ export async function markChannelAsRead(ctx: Context, user: User, channelId: num
 
 export async function markTopicAsRead(ctx: Context, user: User, channelId: number, topicName: string): Promise<number> {
   const { channel } = await accessChannelContent(ctx.db, user, channelId);
-  const topic = topicParam(topicName, ctx.realm.emptyTopicDisplayName);
+  const topic = topicFromClient(topicName, ctx.realm.emptyTopicDisplayName);
   const inTopic = Prisma.sql`m."channelId" = ${channel.id} AND lower(m.topic) = lower(${topic})`;
   const [exists] = await ctx.db.$queryRaw<{ found: number }[]>(Prisma.sql`
     SELECT 1 AS found FROM "UserMessage" um JOIN "Message" m ON m.id = um."messageId"

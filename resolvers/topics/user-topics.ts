@@ -4,9 +4,10 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { hasContentAccess } from '../channels/access.ts';
-import { MAX_TOPIC_LENGTH } from '../realm/version.ts';
-import { codePointLength, exactInsensitive, toUnixSeconds } from '../text.ts';
-import { topicParam } from './channel.ts';
+import { MAX_TOPIC_LENGTH } from '../limits.ts';
+import { codePointLength, toUnixSeconds } from '../text.ts';
+import { exactInsensitive } from '../rows.ts';
+import { topicFromClient, withoutControlCharacters } from '../messages/topics.ts';
 
 export const VISIBILITY_POLICIES = [0, 1, 2, 3];
 const MUTED = 1;
@@ -14,7 +15,7 @@ const MUTED = 1;
 export async function setTopicVisibilityPolicy(ctx: Context, user: User, channelId: number, topicName: string, policy: number): Promise<void> {
   if (!VISIBILITY_POLICIES.includes(policy)) throw new BadRequestError('Invalid visibility_policy');
   if (codePointLength(topicName) > MAX_TOPIC_LENGTH) throw new BadRequestError(`topic is too long (limit: ${MAX_TOPIC_LENGTH} characters)`);
-  const topic = topicParam(topicName.replace(/[\u0000-\u001f\u007f]/g, ' '), ctx.realm.emptyTopicDisplayName);
+  const topic = topicFromClient(withoutControlCharacters(topicName), ctx.realm.emptyTopicDisplayName);
   const channel = await ctx.db.channel.findUnique({ where: { id: channelId } });
   const existing = channel && channel.realmId === user.realmId
     ? await ctx.db.userTopic.findFirst({ where: { userId: user.id, channelId: channel.id, topicName: exactInsensitive(topic) } })

@@ -1,6 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { requireUser } from '../../schema/context.ts';
 import { notifyTyping } from './notify.ts';
+import { notifyEditTyping } from './edit-notify.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
 
@@ -16,6 +17,17 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       await notifyTyping(ctx, requireUser(ctx), args);
+      return true;
+    },
+  }),
+  setEditTypingStatus: t.boolean({
+    description: 'Tells whoever would see the edit that the viewer started or stopped editing a message\'s content (Zulip\'s POST /messages/{message_id}/typing): `typing_edit_message` events. Only for messages the viewer may edit.',
+    args: {
+      messageId: t.arg.int({ required: true, description: 'The message being edited.' }),
+      op: t.arg.string({ required: true, description: '`start` or `stop`.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await notifyEditTyping(ctx, requireUser(ctx), args.messageId, args.op);
       return true;
     },
   }),

@@ -64,9 +64,14 @@ builder.mutationFields((t) => ({
   }),
   deactivateUser: t.boolean({
     description: 'Deactivates a user and the bots they own (administrators; owners only by owners; never the only owner).',
-    args: { userId: t.arg.int({ required: true, description: 'The user to deactivate.' }) },
+    args: {
+      userId: t.arg.int({ required: true, description: 'The user to deactivate.' }),
+      deactivationNotificationComment: t.arg.string({
+        description: 'If given (even empty), the user is e-mailed that their account was deactivated, with this comment (at most 2000 characters).',
+      }),
+    },
     resolve: async (_root, args, ctx) => {
-      await deactivateUser(ctx, requireUser(ctx), args.userId);
+      await deactivateUser(ctx, requireUser(ctx), args.userId, args.deactivationNotificationComment);
       return true;
     },
   }),

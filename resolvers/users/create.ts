@@ -1,16 +1,26 @@
 // Creating accounts: the management CLI, first start, and POST /users (administrators) all come here.
 import type { Db } from '../../prisma/database.ts';
+import type { Realm } from '../../prisma/generated/client/client.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { Config } from '../../server/config.ts';
+import { announceExportConsent } from '../exports/consent.ts';
+import { usersWhoCanAccess } from './audience.ts';
+import { userRecord } from './wire.ts';
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
 import { generateApiKey, generatePassword, hashPassword } from '../auth/credentials.ts';
 import { syncRoleGroups } from '../groups/system.ts';
 import { ROLES, ROLE_MEMBER } from './roles.ts';
-import { codePointLength, exactInsensitive } from '../text.ts';
+import { codePointLength } from '../text.ts';
+import { exactInsensitive } from '../rows.ts';
+import { newUserSettings } from '../settings/realm-defaults.ts';
+import { apiEmailFor, emailVisibilityOf, EMAIL_VISIBLE_TO_EVERYONE } from './present.ts';
 
 // Deliberately loose: Zulip accepts anything Django's EmailValidator does; this catches typos.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$|^[^\s@]+@[^\s@.]+\.local$/i;
 
 export const MAX_NAME_LENGTH = 100;
+export const MAX_EMAIL_LENGTH = 254;
 
 export interface NewUser {
   email: string;
@@ -20,11 +30,19 @@ export interface NewUser {
   isBot?: boolean;
   botType?: number | null;
   botOwnerId?: number | null;
+  /** Subscribe to the organization's default channels (default true). */
+  defaultChannels?: boolean;
+  /**
+   * The organization's host (realm/urls.ts realmHost): the domain of the API address
+   * `user<ID>@<host>` a new human gets when the organization's default hides real addresses.
+   */
+  realmHost?: string;
 }
 
 export function validateEmail(email: string): string {
   const trimmed = email.trim();
-  if (!EMAIL_PATTERN.test(trimmed)) throw new BadRequestError(`Invalid address: ${email}`);
+  // Django's EmailField limit (254), which also keeps the address within its unique index.
+  if (trimmed.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(trimmed)) throw new BadRequestError(`Invalid address: ${email.slice(0, MAX_EMAIL_LENGTH)}`);
   return trimmed;
 }
 
@@ -45,8 +63,12 @@ export async function createUserInTx(tx: Prisma.TransactionClient, realmId: numb
   if (!(ROLES as readonly number[]).includes(role)) throw new BadRequestError('Invalid role');
   const existing = await tx.user.findFirst({ where: { realmId, email: exactInsensitive(email) } });
   if (existing) throw new BadRequestError(`Email '${email}' already in use`);
-  const user = await tx.user.create({
+  // The account starts with a copy of the organization's defaults for new users.
+  const realm = await tx.realm.findUniqueOrThrow({ where: { id: realmId }, select: { defaultLanguage: true, userSettingsDefaults: true } });
+  const settings = input.isBot ? {} : newUserSettings(realm);
+  let user = await tx.user.create({
     data: {
+      settings,
       realmId,
       email,
       deliveryEmail: email,
@@ -59,8 +81,12 @@ export async function createUserInTx(tx: Prisma.TransactionClient, realmId: numb
       passwordHash: input.isBot ? null : await hashPassword(input.password || generatePassword()),
     },
   });
+  const visibility = emailVisibilityOf(user);
+  if (visibility !== EMAIL_VISIBLE_TO_EVERYONE && input.realmHost) {
+    user = await tx.user.update({ where: { id: user.id }, data: { email: apiEmailFor(user, visibility, input.realmHost) } });
+  }
   await syncRoleGroups(tx, realmId, user.id, role);
-  const defaults = await tx.defaultChannel.findMany({ where: { realmId }, select: { channelId: true } });
+  const defaults = input.defaultChannels === false ? [] : await tx.defaultChannel.findMany({ where: { realmId }, select: { channelId: true } });
   if (defaults.length) {
     await tx.subscription.createMany({
       data: defaults.map((d, i) => ({ userId: user.id, channelId: d.channelId, color: pickColor(i) })),
@@ -68,6 +94,17 @@ export async function createUserInTx(tx: Prisma.TransactionClient, realmId: numb
     });
   }
   return user;
+}
+
+/**
+ * `realm_user add` for a new account to everyone who may access it (guests who may not see every
+ * user do not hear of the newcomer), with the record as an ordinary member sees it.
+ */
+export async function announceNewUser(ctx: { db: Db; realm: Realm; events: EventBus; config: Config }, user: User): Promise<void> {
+  const audience = (await usersWhoCanAccess(ctx.db, ctx.realm, user)).filter((id) => id !== user.id);
+  const person = userRecord(user, { viewer: { id: 0, role: 400 }, clientGravatar: false, gravatar: ctx.config.gravatarEnabled });
+  ctx.events.publish(ctx.realm.id, audience, { type: 'realm_user', op: 'add', person });
+  await announceExportConsent(ctx, user);
 }
 
 export async function createUser(db: Db, realmId: number, input: NewUser): Promise<User> {

@@ -7,22 +7,42 @@ import type { RealmUserEvent } from './events.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, CannotDeactivateLastUserError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
 import { accessToUser, activeUserIds, botAdministrators } from './audience.ts';
-import { INACCESSIBLE_USER_NAME } from '../events/initial-state/constants.ts';
+import { INACCESSIBLE_USER_NAME, MAX_DEACTIVATION_COMMENT_LENGTH } from '../limits.ts';
+import { codePointLength } from '../text.ts';
+import { realmUrl } from '../realm/urls.ts';
 import { findTarget, isLastOwner, OWNER_REQUIRED, requireAdmin } from './update.ts';
 import { isAdmin, isGuest, isOwner } from './roles.ts';
 import { subscriberViewers } from '../channels/subscribe-events.ts';
+import { checkBotReactivation } from '../bots/bots.ts';
+import { announceExportConsent } from '../exports/consent.ts';
 
 const LAST_OWNER = 'Cannot deactivate the only organization owner';
 
-/** DELETE /users/{user_id}: administrators; owners only by owners; never the last owner. */
-export async function deactivateUser(ctx: Context, actor: User, userId: number): Promise<void> {
+/**
+ * DELETE /users/{user_id}: administrators; owners only by owners; never the last owner. With a
+ * notification comment (even an empty one), the user is told by e-mail, as in Zulip.
+ */
+export async function deactivateUser(ctx: Context, actor: User, userId: number, notificationComment?: string | null): Promise<void> {
   requireAdmin(actor);
+  const comment = notificationComment == null ? null : notificationComment.trim();
+  if (comment != null && codePointLength(comment) > MAX_DEACTIVATION_COMMENT_LENGTH) {
+    throw new BadRequestError(`deactivation_notification_comment is too long (limit: ${MAX_DEACTIVATION_COMMENT_LENGTH} characters)`);
+  }
   const target = await findTarget(ctx, userId);
   if (target.isBot) throw new BadRequestError('No such user');
   if (!target.isActive) throw new BadRequestError('User is deactivated');
   if (isOwner(target) && !isOwner(actor)) throw new UnauthorizedPrincipalError(OWNER_REQUIRED);
   if (await isLastOwner(ctx.db, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER);
   await deactivate(ctx, target, () => new BadRequestError(LAST_OWNER));
+  if (comment != null) await sendDeactivationNotice(ctx, target, comment);
+}
+
+/** Zulip's zerver/emails/deactivate, sent once the deactivation has committed. */
+async function sendDeactivationNotice(ctx: Context, target: User, comment: string): Promise<void> {
+  const text = `Your Zulip account on ${realmUrl(ctx.realm, ctx.config)} has been deactivated, and you will no longer be able to log in.\n`
+    + (comment ? `\nThe administrators provided the following comment:\n\n${comment}\n` : '');
+  // A mail server that refuses does not undo the deactivation.
+  await ctx.mailer?.send({ to: target.deliveryEmail, subject: `Notification of account deactivation on ${ctx.realm.name}`, text }).catch(() => {});
 }
 
 /** DELETE /users/me: anyone but the only owner or the only user. */
@@ -38,6 +58,7 @@ export async function reactivateUser(ctx: Context, actor: User, userId: number):
   requireAdmin(actor);
   const target = await findTarget(ctx, userId);
   if (target.isActive) throw new BadRequestError('User is already active');
+  if (target.isBot) await checkBotReactivation(ctx, actor, target);
   const channelIds = await ctx.db.$transaction(async (tx) => {
     // Another request may have reactivated them meanwhile: only one of us does the work.
     const { count } = await tx.user.updateMany({ where: { id: target.id, isActive: false }, data: { isActive: true } });
@@ -45,8 +66,14 @@ export async function reactivateUser(ctx: Context, actor: User, userId: number):
     return setSubscriptionsActive(tx, [target.id], true);
   });
   await publishActivity(ctx, target, true, channelIds);
+  await announceExportConsent(ctx, target);
   // Group memberships were kept; the realm hears that the user is back in each named group.
   await publishGroupMembership(ctx, [target.id], 'add_members');
+}
+
+/** Deactivates an account (and the bots it owns) whose deactivation the caller has allowed. */
+export async function deactivateAccount(ctx: Context, target: User): Promise<void> {
+  await deactivate(ctx, target, () => new BadRequestError(LAST_OWNER));
 }
 
 async function deactivate(ctx: Context, target: User, lastOwnerError: () => Error): Promise<void> {

@@ -6,7 +6,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { hasMetadataAccess } from '../channels/access.ts';
 import { channelRecord } from '../channels/wire.ts';
-import { GroupIndex } from '../events/initial-state/groups.ts';
+import { GroupIndex } from '../groups/group-index.ts';
 
 export async function publishRoleChannelAccess(ctx: Context, user: User, oldRole: number): Promise<void> {
   const [channels, subs] = await Promise.all([

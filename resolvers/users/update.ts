@@ -6,10 +6,11 @@ import type { Db } from '../../prisma/database.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
 import { syncRoleGroups, systemGroupIds, systemGroupNamesForRole } from '../groups/system.ts';
-import { exactInsensitive } from '../text.ts';
+import { exactInsensitive } from '../rows.ts';
 import { validateEmail, validateFullName } from './create.ts';
 import { applyProfileData, type ProfileChange, type ProfileDataItem } from './profile-data.ts';
-import { canSeeDeliveryEmail, gravatarUrl } from './present.ts';
+import { canSeeDeliveryEmail, emailVisibilityOf, EMAIL_VISIBLE_TO_EVERYONE } from './present.ts';
+import { avatarFields } from './avatars.ts';
 import { publishRoleChannelAccess } from './role-channels.ts';
 import { activeUserIds, botAdministrators, usersWhoCanAccess } from './audience.ts';
 import { isAdmin, isOwner, ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER, ROLES } from './roles.ts';
@@ -67,6 +68,7 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
   const nameChanges = fullName !== null && fullName !== target.fullName;
   const newEmail = changes.newEmail != null ? validateEmail(changes.newEmail) : null;
   const emailChanges = newEmail !== null && newEmail !== target.deliveryEmail;
+  const emailIsPublic = emailVisibilityOf(target) === EMAIL_VISIBLE_TO_EVERYONE;
 
   const result = await ctx.db.$transaction(async (tx) => {
     let groupsLeft: number[] = [];
@@ -93,7 +95,11 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
       // Gravatars are computed from the address, so the avatar changes with it.
       updated = await tx.user.update({
         where: { id: target.id },
-        data: { email: newEmail!, deliveryEmail: newEmail!, ...(target.avatarSource === 'G' ? { avatarVersion: { increment: 1 } } : {}) },
+        data: {
+          // The API address follows only while everyone may see the real one (Zulip's do_change_user_delivery_email).
+          email: emailIsPublic ? newEmail! : target.email, deliveryEmail: newEmail!,
+          ...(target.avatarSource === 'G' ? { avatarVersion: { increment: 1 } } : {}),
+        },
       });
     }
     return { groupsLeft, groupsJoined, profileChanges, updated };
@@ -119,11 +125,8 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
   if (emailChanges) {
     const viewers = await ctx.db.user.findMany({ where: { id: { in: audience } }, select: { id: true, role: true } });
     publish({ delivery_email: newEmail }, viewers.filter((v) => canSeeDeliveryEmail(v, result.updated)).map((v) => v.id));
-    publish({ new_email: newEmail });
-    if (target.avatarSource === 'G') {
-      const url = gravatarUrl(newEmail!, result.updated.avatarVersion);
-      publish({ avatar_source: 'G', avatar_url: url, avatar_url_medium: `${url}&s=500`, avatar_version: result.updated.avatarVersion });
-    }
+    if (emailIsPublic) publish({ new_email: newEmail });
+    if (target.avatarSource === 'G') publish(avatarFields(result.updated, ctx.config.gravatarEnabled));
   }
 }
 

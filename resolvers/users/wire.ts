@@ -1,7 +1,8 @@
 // A user's record on the wire (register's realm_users, realm_user add events), as a viewer sees it.
 import type { User } from '../../prisma/generated/client/client.ts';
 import { isAdmin, isGuest, isOwner } from './roles.ts';
-import { avatarUrlFor, canSeeDeliveryEmail } from './present.ts';
+import { canSeeDeliveryEmail } from './present.ts';
+import { avatarUrlFor } from './avatars.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -9,6 +10,8 @@ export interface UserRecordOptions {
   /** The viewer; null for spectators, who learn less. */
   viewer: Pick<User, 'id' | 'role'> | null;
   clientGravatar: boolean;
+  /** The server links Gravatar for default avatars (config.gravatarEnabled). */
+  gravatar: boolean;
   /** Leave avatar_url out (clients with user_avatar_url_field_optional, for long-idle users). */
   omitAvatarUrl?: boolean;
   profileData?: Json;
@@ -16,7 +19,7 @@ export interface UserRecordOptions {
 
 /** The columns a user record is built from. */
 export type UserRecordSource = Pick<User, 'id' | 'realmId' | 'email' | 'deliveryEmail' | 'fullName' | 'role' | 'isActive' | 'isBot' | 'botType'
-  | 'botOwnerId' | 'timezone' | 'dateJoined' | 'avatarSource' | 'avatarVersion' | 'settings'>;
+  | 'botOwnerId' | 'timezone' | 'dateJoined' | 'avatarSource' | 'avatarVersion' | 'avatarKey' | 'settings'>;
 
 export function userRecord(u: UserRecordSource, options: UserRecordOptions): Json {
   const { viewer } = options;
@@ -39,7 +42,7 @@ export function userRecord(u: UserRecordSource, options: UserRecordOptions): Jso
     // Spectators never see real addresses; members per the user's email_address_visibility.
     delivery_email: viewer && canSeeDeliveryEmail(viewer, u) ? u.deliveryEmail : null,
   };
-  if (!options.omitAvatarUrl) record.avatar_url = avatarUrlFor(viewer, u, options.clientGravatar);
+  if (!options.omitAvatarUrl) record.avatar_url = avatarUrlFor(viewer, u, options);
   if (u.isBot) {
     record.bot_type = u.botType;
     record.bot_owner_id = u.botOwnerId;

@@ -3,6 +3,8 @@
 import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
+import { codePointLength } from '../text.ts';
+import { MAX_INDEXED_TEXT_LENGTH } from '../limits.ts';
 import type { NavigationViewShape } from '../../schema/navigation-views.ts';
 
 /** Zulip's BUILT_IN_VIEW_FRAGMENTS: these carry no name of their own. */
@@ -28,6 +30,7 @@ export function navigationViewWire(view: NavigationViewShape): Record<string, un
 function cleanFragment(fragment: string): string {
   const trimmed = fragment.trim();
   if (trimmed === '') throw new BadRequestError('fragment cannot be blank');
+  if (codePointLength(trimmed) > MAX_INDEXED_TEXT_LENGTH) throw new BadRequestError(`fragment is too long (limit: ${MAX_INDEXED_TEXT_LENGTH} characters)`);
   return trimmed;
 }
 
@@ -36,6 +39,7 @@ function cleanName(name: string | null | undefined): string | null {
   if (name == null) return null;
   const trimmed = name.trim();
   if (trimmed === '') throw new BadRequestError('name cannot be blank');
+  if (codePointLength(trimmed) > MAX_INDEXED_TEXT_LENGTH) throw new BadRequestError(`name is too long (limit: ${MAX_INDEXED_TEXT_LENGTH} characters)`);
   return trimmed;
 }
 

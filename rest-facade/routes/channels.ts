@@ -1,8 +1,10 @@
 // Channels: the directory and channel lookup.
 import type { Route } from '../route.ts';
-import { snakeKeys } from '../route.ts';
+import { camelCase, snakeKeys } from '../route.ts';
+import { CHANNEL_RECORD_FIELDS } from '../../resolvers/channels/wire.ts';
 
-export const CHANNEL_FIELDS = `streamId name description renderedDescription dateCreated creatorId inviteOnly isWebPublic historyPublicToSubscribers messageRetentionDays firstMessageId folderId topicsPolicy isArchived isRecentlyActive isAnnouncementOnly streamPostPolicy streamWeeklyTraffic canAddSubscribersGroup canRemoveSubscribersGroup canAdministerChannelGroup canDeleteAnyMessageGroup canDeleteOwnMessageGroup canMoveMessagesOutOfChannelGroup canMoveMessagesWithinChannelGroup canResolveTopicsGroup canSendMessageGroup canSubscribeGroup`;
+/** The channel record's fields (channels/wire.ts), as the GraphQL Channel type names them. */
+export const CHANNEL_FIELDS = CHANNEL_RECORD_FIELDS.map(camelCase).join(' ');
 
 export const channelRoutes: Route[] = [
   {

@@ -1,5 +1,5 @@
 // Messages: sending, fetching, editing, reactions and flags.
-import type { Route } from '../route.ts';
+import { snakeKeys, type Route } from '../route.ts';
 import { normalizeNarrow } from '../../resolvers/messages/narrow.ts';
 import { toZulipMessage } from '../../resolvers/messages/wire.ts';
 
@@ -34,7 +34,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'PATCH', path: '/messages/{message_id}', field: 'updateMessage',
     params: { topic: { aliases: ['subject'] } },
-    shape: () => ({ detached_uploads: [] }),
+    shape: (result) => ({ detached_uploads: snakeKeys(result.detachedUploads) }),
   },
   { method: 'DELETE', path: '/messages/{message_id}', field: 'deleteMessage' },
   {
@@ -49,4 +49,21 @@ export const messageRoutes: Route[] = [
     method: 'POST', path: '/messages/flags', field: 'updateMessageFlags',
     shape: (messages) => ({ messages, ignored_because_not_subscribed_channels: [] }),
   },
+  {
+    method: 'GET', path: '/messages/{message_id}/history', field: 'messageHistory',
+    // Snapshots carry only the aspects each edit changed; Zulip leaves the other keys out.
+    shape: (snapshots: Record<string, unknown>[]) => ({
+      message_history: snapshots.map((s) => Object.fromEntries(Object.entries(snakeKeys<Record<string, unknown>>(s)).filter(([k, v]) => v !== null || k === 'user_id'))),
+    }),
+  },
+  { method: 'GET', path: '/messages/{message_id}/read_receipts', field: 'readReceipts', shape: (userIds) => ({ user_ids: userIds }) },
+  { method: 'POST', path: '/messages/render', field: 'renderMessage', shape: (rendered) => ({ rendered }) },
+  {
+    method: 'GET', path: '/messages/matches_narrow', field: 'messagesMatchingNarrow', params: { narrow: NARROW_PARAM },
+    shape: (matches: { messageId: number; matchContent: string; matchSubject: string }[]) => ({
+      messages: Object.fromEntries(matches.map((m) => [String(m.messageId), { match_content: m.matchContent, match_subject: m.matchSubject }])),
+    }),
+  },
+  { method: 'POST', path: '/messages/{message_id}/typing', field: 'setEditTypingStatus' },
+  { method: 'POST', path: '/submessage', field: 'sendSubmessage', shape: () => ({}) },
 ];

@@ -16,4 +16,5 @@ export const pushRoutes: Route[] = [
   ]),
   { method: 'POST', path: '/users/me/android_gcm_reg_id', field: 'addLegacyPushToken', fixed: { kind: 'fcm' }, hidden: ['appId'] },
   { method: 'DELETE', path: '/users/me/android_gcm_reg_id', field: 'removeLegacyPushToken', fixed: { kind: 'fcm' } },
+  { method: 'POST', path: '/mobile_push/test_notification', field: 'sendTestPushNotification' },
 ];

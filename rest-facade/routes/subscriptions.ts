@@ -37,6 +37,15 @@ function subscriptionSpecs(raw: unknown): { name: string; description: string | 
   });
 }
 
+/** `topics_policy` of created channels: a string, bare or JSON-encoded. */
+export const TOPICS_POLICY_PARAM: WireParam = {
+  decode: 'jsonOrString',
+  convert: (v) => {
+    if (typeof v !== 'string') throw new InvalidArgumentError('topics_policy', 'Invalid topics_policy');
+    return v;
+  },
+};
+
 /** Users by ID or API email (a JSON list, or Zulip's bare comma-separated emails). */
 const PRINCIPALS: WireParam = { decode: 'intOrStringList' };
 
@@ -61,13 +70,7 @@ export const subscriptionRoutes: Route[] = [
       subscriptions: { convert: subscriptionSpecs },
       principals: PRINCIPALS,
       message_retention_days: { decode: 'jsonOrString' },
-      topics_policy: {
-        decode: 'jsonOrString',
-        convert: (v) => {
-          if (typeof v !== 'string') throw new InvalidArgumentError('topics_policy', 'Invalid topics_policy');
-          return v;
-        },
-      },
+      topics_policy: TOPICS_POLICY_PARAM,
     },
     select: 'subscribed alreadySubscribed unauthorized',
     shape: (r, p) => ({

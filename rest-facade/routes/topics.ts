@@ -28,4 +28,8 @@ export const topicRoutes: Route[] = [
     }),
   },
   { method: 'POST', path: '/user_topics', field: 'setTopicVisibilityPolicy', params: STREAM_ID },
+  {
+    method: 'PATCH', path: '/users/me/subscriptions/muted_topics', field: 'updateMutedTopic',
+    params: { stream_id: { arg: 'channelId' }, stream: { arg: 'channelName' } },
+  },
 ];

@@ -8,6 +8,7 @@ export const navigationViewRoutes: Route[] = [
     shape: (views) => ({ navigation_views: views.map(navigationViewWire) }),
   },
   { method: 'POST', path: '/navigation_views', field: 'addNavigationView' },
-  { method: 'PATCH', path: '/navigation_views/{fragment}', field: 'updateNavigationView' },
-  { method: 'DELETE', path: '/navigation_views/{fragment}', field: 'removeNavigationView' },
+  // Fragments are narrows such as `narrow/is/alerted`: the rest of the path.
+  { method: 'PATCH', path: '/navigation_views/{fragment:path}', field: 'updateNavigationView' },
+  { method: 'DELETE', path: '/navigation_views/{fragment:path}', field: 'removeNavigationView' },
 ];

@@ -5,12 +5,13 @@
 // decoders require (test/clients/flutter-models.json, generated from lib/api/*/*.g.dart by
 // scripts/clients/flutter-models.mjs): a missing required key, or one of the wrong type, is a
 // decode failure in the app.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
-import { graphql, type ApiClient, type Credentials } from '../support/client.ts';
-import { only, openQueue, type Wire, type ZulipEventOut } from './support.ts';
+import { graphql, rawRequest, type ApiClient, type Credentials } from '../support/client.ts';
+import { multipart, only, openQueue, PNG, type Wire, type ZulipEventOut } from './support.ts';
 
 interface FieldSpec { key: string; required: boolean; type?: string; model?: string; items?: string; values?: string; custom?: boolean; enum?: boolean; reader?: string }
 const MODELS: Record<string, { fields: FieldSpec[] }> = JSON.parse(readFileSync(new URL('./flutter-models.json', import.meta.url), 'utf8')).models;
@@ -85,6 +86,7 @@ const EVENT_MODELS: Record<string, string | Record<string, string>> = {
   custom_profile_fields: 'CustomProfileFieldsEvent',
   user_group: { add: 'UserGroupAddEvent', update: 'UserGroupUpdateEvent', add_members: 'UserGroupAddMembersEvent', remove_members: 'UserGroupRemoveMembersEvent', add_subgroups: 'UserGroupAddSubgroupsEvent', remove_subgroups: 'UserGroupRemoveSubgroupsEvent', remove: 'UserGroupRemoveEvent' },
   realm_user: { add: 'RealmUserAddEvent', update: 'RealmUserUpdateEvent' },
+  channel_folder: { add: 'ChannelFolderAddEvent', update: 'ChannelFolderUpdateEvent' },
   saved_snippets: { add: 'SavedSnippetsAddEvent', update: 'SavedSnippetsUpdateEvent', remove: 'SavedSnippetsRemoveEvent' },
   stream: { create: 'ChannelCreateEvent', delete: 'ChannelDeleteEvent', update: 'ChannelUpdateEvent' },
   subscription: { add: 'SubscriptionAddEvent', remove: 'SubscriptionRemoveEvent', update: 'SubscriptionUpdateEvent', peer_add: 'SubscriptionPeerAddEvent', peer_remove: 'SubscriptionPeerRemoveEvent' },
@@ -269,7 +271,8 @@ describe('flutter: messages', () => {
     const id = await sendToChannel(t.client(me), 'mobile', 'apps', 'typo');
     const res = await send(app(me), 'PATCH', `/messages/${id}`, {
       topic: 'apps', propagate_mode: 'change_one', send_notification_to_old_thread: 'false', send_notification_to_new_thread: 'true',
-      content: 'fixed', prev_content_sha256: 'b2f1da9e1b1b6c0f3a0e2b5e2d0c0a8f7d9c4b3a2e1f0d9c8b7a6f5e4d3c2b1a',
+      // The app sends the hash of the content it edited (raw, not JSON).
+      content: 'fixed', prev_content_sha256: createHash('sha256').update('typo').digest('hex'),
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await t.client(me).get(`/messages/${id}`)).body.raw_content).toBe('fixed');
@@ -317,9 +320,44 @@ describe('flutter: messages', () => {
     expect((await send(app(me), 'POST', '/typing', { op: 'stop', type: 'direct', to: `[${bob.userId}]` })).body.result).toBe('success');
   });
 
-  it.todo('getReadReceipts: GET /messages/{message_id}/read_receipts (issue 14)');
-  it.todo('sendSubmessage: POST /submessage, poll and todo widgets (issue 14)');
-  it.todo('uploadFile: POST /user_uploads, and getFileTemporaryUrl: GET /user_uploads/{realm_id}/{filename} (issue 15)');
+  it('getReadReceipts: GET /messages/{message_id}/read_receipts; decodes as GetReadReceiptsResult', async () => {
+    const id = await sendToChannel(t.client(me), 'mobile', 'apps', 'read me');
+    await t.client(bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
+    const res = await send(app(me), 'GET', `/messages/${id}/read_receipts`);
+    expect(res.body.user_ids).toEqual([bob.userId]);
+    expectDecodes(res.body, 'GetReadReceiptsResult');
+  });
+
+  it('a /poll message\'s submessages decode (Submessage, PollWidgetData); sendSubmessage: message_id JSON, msg_type and content raw; the submessage event decodes', async () => {
+    const q = await openQueue(app(me), REGISTER);
+    const id = await sendToChannel(t.client(bob), 'mobile', 'apps', '/poll Dark mode?\nYes\nNo');
+    const message = (await send(app(me), 'GET', `/messages/${id}`, { apply_markdown: 'true' })).body.message;
+    expect(message.submessages).toHaveLength(1);
+    expectDecodes(message.submessages[0], 'Submessage');
+    expectDecodes(JSON.parse(message.submessages[0].content), 'PollWidgetData');
+    const vote = '{"type":"vote","key":"canned,0","vote":1}';
+    const res = await send(app(me), 'POST', '/submessage', { message_id: String(id), msg_type: 'widget', content: vote });
+    expect(res.body.result, JSON.stringify(res.body)).toBe('success');
+    const event = only(await q.events(), 'submessage');
+    expectEventDecodes(event);
+    expectDecodes(JSON.parse(event.content as string), 'PollVoteEventSubmessage');
+  });
+  it('uploadFile: one multipart part named file (octet-stream when the type is unknown); getFileTemporaryUrl', async () => {
+    // ApiConnection.postFileFromStream: http.MultipartFile('file', ...), whose content type
+    // defaults to application/octet-stream.
+    for (const contentType of ['image/png', 'application/octet-stream']) {
+      const res = await multipart(t.baseUrl, 'POST', '/user_uploads', me, {}, [{ name: 'file', filename: 'photo.png', bytes: PNG, contentType }], UA['user-agent']);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expectDecodes(res.body, 'UploadFileResult');
+      // The app reads the legacy `uri`, then asks for a temporary URL by the path after /user_uploads/.
+      const path = (res.body.uri as string).replace(/^\/user_uploads\//, '');
+      const temporary = await send(app(me), 'GET', `/user_uploads/${path}`);
+      expect(temporary.status, JSON.stringify(temporary.body)).toBe(200);
+      expectDecodes(temporary.body, 'GetFileTemporaryUrlResult');
+      const file = await rawRequest('GET', t.baseUrl + temporary.body.url, {});
+      expect(file.status).toBe(200);
+    }
+  });
 });
 
 describe('flutter: the events the app decodes', () => {
@@ -354,6 +392,21 @@ describe('flutter: the events the app decodes', () => {
       expect(events.map((e) => e.type), type).toContain(type);
     }
     for (const event of events) expectEventDecodes(event);
+  });
+});
+
+describe('flutter: channel folders', () => {
+  it('channel_folder add and update events, and register\'s channel_folders, decode', async () => {
+    const q = await openQueue(app(me), REGISTER);
+    const created = await t.client(me).post('/channel_folders/create', { name: 'Mobile folder', description: 'For **apps**' });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await t.client(me).patch(`/channel_folders/${created.body.channel_folder_id}`, { name: 'Mobile', description: 'Apps', is_archived: true });
+    const events = await q.events();
+    expect(events.filter((e) => e.type === 'channel_folder').map((e) => e.op)).toEqual(['add', 'update', 'update', 'update']);
+    for (const event of events) expectEventDecodes(event);
+    const snapshot = (await send(app(me), 'POST', '/register', REGISTER)).body;
+    expect(snapshot.channel_folders.length).toBeGreaterThan(0);
+    for (const folder of snapshot.channel_folders) expectDecodes(folder, 'ChannelFolder');
   });
 });
 

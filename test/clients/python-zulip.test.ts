@@ -136,10 +136,36 @@ describe('python-zulip: messages', () => {
     expect((await call(admin, 'POST', '/typing', { type: 'stream', op: 'start', stream_id: String(denmarkId), topic: 'typing status' })).status).toBe(200);
   });
 
-  it.todo('check_messages_match_narrow: GET /messages/matches_narrow (issue 14)');
-  it.todo('get_message_history: GET /messages/{message_id}/history (issue 14)');
-  it.todo('render_message: POST /messages/render (issue 14)');
-  it.todo('upload_file: POST /user_uploads, and get_attachments: GET /attachments (issue 15)');
+  it('check_messages_match_narrow: msg_ids and narrow JSON-encoded in the query string', async () => {
+    const id = await sendToChannel(t.client(hamlet), 'Denmark', 'Castle', 'see https://zulip.com');
+    const res = await call(admin, 'GET', '/messages/matches_narrow', { msg_ids: `[${id}]`, narrow: '[{"operator": "has", "operand": "link"}]' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(Object.keys(res.body.messages)).toEqual([String(id)]);
+  });
+
+  it('get_message_history: GET /messages/{id}/history', async () => {
+    const id = await sendToChannel(t.client(hamlet), 'Denmark', 'Castle', 'first words');
+    await t.client(hamlet).patch(`/messages/${id}`, { content: 'second words' });
+    const res = await call(admin, 'GET', `/messages/${id}/history`);
+    expect(res.body.message_history.map((s: { content: string }) => s.content)).toEqual(['first words', 'second words']);
+  });
+
+  it('render_message: content in the body', async () => {
+    expect((await call(admin, 'POST', '/messages/render', { content: 'foo **bar**' })).body.rendered).toBe('<p>foo <strong>bar</strong></p>');
+  });
+  it('upload_file: a multipart part named by the file\'s path, no Content-Type; get_attachments and the attachment\'s deletion', async () => {
+    // requests names the part after f.name and takes the part's file name from its basename.
+    const res = await multipart(t.baseUrl, 'POST', '/user_uploads', admin, {}, [
+      { name: 'zerver/tests/images/img.png', filename: 'img.png', bytes: PNG },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ url: expect.stringMatching(/^\/user_uploads\/\d+\/.+\/img\.png$/), filename: 'img.png' });
+    const list = await call(admin, 'GET', '/attachments');
+    const mine = (list.body.attachments as { id: number; path_id: string; name: string }[]).find((a) => res.body.url.endsWith(a.path_id));
+    expect(mine, JSON.stringify(list.body)).toMatchObject({ id: expect.any(Number), name: 'img.png' });
+    expect((await call(admin, 'DELETE', `/attachments/${mine!.id}`)).status).toBe(200);
+    expect(((await call(admin, 'GET', '/attachments')).body.attachments as { id: number }[]).map((a) => a.id)).not.toContain(mine!.id);
+  });
 });
 
 describe('python-zulip: events', () => {
@@ -176,8 +202,7 @@ describe('python-zulip: users', () => {
     await notificationBot(t.server.database.prisma, realm.id);
     const plain = await call(admin, 'GET', '/users', { client_gravatar: 'false' });
     expect(plain.body.members.every((m: { avatar_url: unknown }) => m.avatar_url !== null)).toBe(true);
-    // Unvalidated until the route leaves a null profile_data out (see the skipped test below).
-    const res = await new ApiClient(t.baseUrl, admin, undefined, false).request('GET', '/users', { include_custom_profile_fields: 'true' }, 'query', UA);
+    const res = await call(admin, 'GET', '/users', { include_custom_profile_fields: 'true' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.members.some((m: { is_bot: boolean }) => m.is_bot)).toBe(true);
     for (const member of res.body.members) {
@@ -187,9 +212,8 @@ describe('python-zulip: users', () => {
     }
   });
 
-  // Needs the route change listed in docs/clients.md: GET /users and /users/{id} leave out a null
-  // `profile_data` (Zulip's format_user_row gives bots none).
-  it.skip('get_members({"include_custom_profile_fields": True}): a bot\'s record has no profile_data key', async () => {
+  // Zulip's format_user_row gives bots no profile_data key at all.
+  it('get_members({"include_custom_profile_fields": True}): a bot\'s record has no profile_data key', async () => {
     const res = await call(admin, 'GET', '/users', { include_custom_profile_fields: 'true' });
     for (const member of res.body.members.filter((m: { is_bot: boolean }) => m.is_bot)) expect(member).not.toHaveProperty('profile_data');
   });
@@ -244,7 +268,12 @@ describe('python-zulip: users', () => {
     expect((await call(admin, 'DELETE', '/users/me/alert_words', { alert_words: '["foo", "bar"]' })).body.alert_words).toEqual([]);
   });
   it.todo('update_notification_settings: PATCH /settings/notifications (issue 14)');
-  it.todo('update_storage, get_storage: /bot_storage (issue 14, bots)');
+  it('update_storage (PUT, storage a JSON object) and get_storage (keys a JSON list in the query)', async () => {
+    expect((await call(hamlet, 'PUT', '/bot_storage', { storage: '{"marco": "polo", "income": "cash"}' })).status).toBe(200);
+    const got = await call(hamlet, 'GET', '/bot_storage', { keys: '["marco"]' });
+    expect(got.body).toMatchObject({ result: 'success', storage: { marco: 'polo' } });
+    expect((await call(hamlet, 'GET', '/bot_storage')).body.storage).toEqual({ income: 'cash', marco: 'polo' });
+  });
 });
 
 describe('python-zulip: channels', () => {
@@ -299,9 +328,23 @@ describe('python-zulip: channels', () => {
     expect((await call(admin, 'DELETE', `/streams/${id}`)).status).toBe(200);
   });
 
-  it.todo('mute_topic: PATCH /users/me/subscriptions/muted_topics (issue 14)');
-  it.todo('add_default_stream: POST /default_streams (issue 14)');
-  it.todo('get_stream_email_address: GET /streams/{stream_id}/email_address (issue 14)');
+  it('mute_topic: PATCH /users/me/subscriptions/muted_topics by channel name, op add and remove', async () => {
+    expect((await call(hamlet, 'PATCH', '/users/me/subscriptions/muted_topics', { stream: 'Denmark', topic: 'Castle', op: 'add' })).status).toBe(200);
+    expect((await call(hamlet, 'PATCH', '/users/me/subscriptions/muted_topics', { stream: 'Denmark', topic: 'Castle', op: 'remove' })).status).toBe(200);
+  });
+  it('add_default_stream: stream_id in the body; remove through call_endpoint DELETE', async () => {
+    expect((await call(admin, 'POST', '/default_streams', { stream_id: String(denmarkId) })).status).toBe(200);
+    expect((await call(admin, 'DELETE', '/default_streams', { stream_id: String(denmarkId) })).status).toBe(200);
+  });
+
+  it('get_stream_email_address: GET /streams/{id}/email_address reads email', async () => {
+    expect((await call(hamlet, 'GET', `/streams/${denmarkId}/email_address`)).body).toMatchObject({ result: 'success', email: '' });
+  });
+
+  it('call_endpoint channels/create: name, description and subscribers', async () => {
+    const res = await call(admin, 'POST', '/channels/create', { name: 'music_group', description: 'Channel for music.', subscribers: `[${hamlet.userId}]` });
+    expect(res.body).toMatchObject({ result: 'success', id: expect.any(Number) });
+  });
 });
 
 describe('python-zulip: organization', () => {

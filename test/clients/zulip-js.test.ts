@@ -118,8 +118,17 @@ describe('zulip-js: messages', () => {
     expect((await js(me, 'DELETE', `/messages/${id}`, { message_id: String(id) })).body.result).toBe('success');
   });
 
-  it.todo('messages.render: POST /messages/render (issue 14)');
-  it.todo('messages.getHistoryById: GET /messages/{message_id}/history (issue 14)');
+  it('messages.render: POST /messages/render as FormData', async () => {
+    const res = await js(me, 'POST', '/messages/render', { content: '**hello**' });
+    expect(res.body).toMatchObject({ result: 'success', rendered: '<p><strong>hello</strong></p>' });
+  });
+
+  it('messages.getHistoryById: GET /messages/{id}/history with message_id in the query', async () => {
+    const id = await sendToChannel(t.client(me), 'test-bot', 'Testing zulip-js', 'before');
+    await t.client(me).patch(`/messages/${id}`, { content: 'after' });
+    const res = await js(me, 'GET', `/messages/${id}/history`, { message_id: String(id) });
+    expect(res.body.message_history.map((s: { content: string }) => s.content)).toEqual(['before', 'after']);
+  });
 });
 
 describe('zulip-js: queues and events', () => {
@@ -133,9 +142,23 @@ describe('zulip-js: queues and events', () => {
   });
 
   // callOnEachEvent() registers with event_types null, which FormData sends as the string "null".
-  // Zulip's register has refused a JSON null there (check_list, then typed_endpoint's
-  // Json[list[str]]), as Parley does; whether current Zulip reads it as absent is open (docs/clients.md).
-  it.todo('callOnEachEvent: register with event_types "null" (open question, docs/clients.md)');
+  // Zulip's pydantic union refuses a JSON null there; Parley reads a null list as an absent one, so
+  // the client's event loop starts (every event type, as with no event_types).
+  it('callOnEachEvent: register with event_types "null" gets a queue for every event type', async () => {
+    const q = await js(me, 'POST', '/register', { event_types: 'null' });
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    expect(q.body).toMatchObject({ queue_id: expect.any(String), realm_users: expect.any(Array), subscriptions: expect.any(Array) });
+    await sendToChannel(t.client(bob), 'test-bot', 'Testing zulip-js', 'any event');
+    await t.client(bob).post('/users/me/status', { status_text: 'busy' });
+    const events = await js(me, 'GET', '/events', { queue_id: q.body.queue_id, last_event_id: '-1', dont_block: 'true' });
+    expect(events.body.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['message', 'user_status']));
+    // A list that is not null is still checked.
+    const bad = await js(me, 'POST', '/register', { event_types: '"message"' });
+    expect(bad.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    // A required list may not be null.
+    const required = await js(me, 'POST', '/users/me/subscriptions', { subscriptions: 'null' });
+    expect(required.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'subscriptions is not a list' });
+  });
 
   it('typing.send: FormData, `to` JSON-encoded when there are several recipients', async () => {
     const carol = await makeUser(t, { fullName: 'Carol Singer' });

@@ -322,7 +322,21 @@ describe('zulip-terminal: POST /users/me/subscriptions/properties (mute, pin, vi
   });
 });
 
-describe('zulip-terminal: endpoints other issues build', () => {
-  it.todo('GET /messages/{message_id}/history: the edit history popup (issue 14)');
-  it.todo('GET /streams/{stream_id}/email_address: the channel information popup (issue 14)');
+describe('zulip-terminal: GET /messages/{message_id}/history (the edit history popup)', () => {
+  it('reads each snapshot\'s content, topic, timestamp and user_id, and prev_topic/prev_content where an edit changed them', async () => {
+    const id = await sendToChannel(t.client(me), 'design', 'colours', 'teal');
+    await t.client(me).patch(`/messages/${id}`, { content: 'teal, or cyan', topic: 'palette' });
+    const res = await send(zt(me), 'GET', `/messages/${id}/history`, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [original, edited] = res.body.message_history;
+    expect(original).toMatchObject({ content: 'teal', topic: 'colours', user_id: me.userId, timestamp: expect.any(Number) });
+    expect(edited).toMatchObject({ content: 'teal, or cyan', topic: 'palette', prev_topic: 'colours', prev_content: 'teal', user_id: me.userId });
+  });
+});
+
+describe('zulip-terminal: GET /streams/{stream_id}/email_address (the channel information popup)', () => {
+  it('reads email (empty: Parley has no email gateway)', async () => {
+    const res = await send(zt(me), 'GET', `/streams/${designId}/email_address`, {});
+    expect(res.body).toMatchObject({ result: 'success', email: '' });
+  });
 });

@@ -266,6 +266,46 @@ describe('GraphiQL', () => {
     expect(String(res.body)).toContain('Parley GraphiQL');
   });
 
+  it('loads every script, style sheet and worker from this server', async () => {
+    const page = String((await rawRequest('GET', `${t.baseUrl}/graphql`, { accept: 'text/html' })).body);
+    const urls = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(urls.sort()).toEqual([
+      '/graphiql/graphiql.css', '/graphiql/graphql-ws.js', '/graphiql/parley-graphiql.css',
+      '/graphiql/parley-graphiql.js', '/graphiql/yoga-graphiql.js',
+    ]);
+    // Monaco's workers, by the labels the page maps to URLs.
+    const workers = ['editorWorkerService', 'json', 'graphql'].map((label) => `/graphiql/${label}.worker.js`);
+    for (const url of [...urls, ...workers]) {
+      const res = await rawRequest('GET', `${t.baseUrl}${url}`, {});
+      expect(res.status, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(url.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+      expect(String(res.body).length, url).toBeGreaterThan(100);
+    }
+    expect((await rawRequest('GET', `${t.baseUrl}/graphiql/nothing.js`, {})).status).toBe(404);
+  });
+
+  it('challenges (WWW-Authenticate) API clients and address-bar requests, never a browser script', async () => {
+    const body = JSON.stringify({ query: '{ me { email } }' });
+    const fromScript = await rawRequest('POST', `${t.baseUrl}/graphql`, { 'content-type': 'application/json', 'sec-fetch-mode': 'cors' }, body);
+    expect(fromScript.status).toBe(401);
+    expect(fromScript.headers['www-authenticate']).toBeUndefined();
+    expect(fromScript.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    const fromClient = await rawRequest('POST', `${t.baseUrl}/graphql`, { 'content-type': 'application/json' }, body);
+    expect(fromClient.headers['www-authenticate']).toBe('Basic realm="parley"');
+    const query = encodeURIComponent('{ me { email } }');
+    const navigated = await rawRequest('GET', `${t.baseUrl}/graphql?query=${query}`, { accept: 'application/json', 'sec-fetch-mode': 'navigate' });
+    expect(navigated.headers['www-authenticate']).toBe('Basic realm="parley"');
+  });
+
+  it('is linked from a page at / for browsers; API clients get JSON there', async () => {
+    const html = await rawRequest('GET', `${t.baseUrl}/`, { accept: 'text/html,application/xhtml+xml' });
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(String(html.body)).toContain('<h1>Test Org</h1>');
+    expect(String(html.body)).toContain('<a href="/graphql">GraphiQL</a>');
+    const json = await rawRequest('GET', `${t.baseUrl}/`, { accept: 'application/json' });
+    expect(json.body).toMatchObject({ result: 'success', server: 'parley', graphql: '/graphql', api: '/api/v1' });
+  });
+
   it('is not served to API clients: a GET query with Accept: application/json runs the query', async () => {
     const res = await rawRequest('GET', `${t.baseUrl}/graphql?query=${encodeURIComponent('{ serverSettings { realmName } }')}`, { accept: 'application/json' });
     expect(res.status).toBe(200);

@@ -29,7 +29,8 @@ const channelNames = async (as: Credentials, variables: Record<string, unknown> 
   (await ok(t, CHANNELS, variables, as)).channels.map((c: { name: string }) => c.name);
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+  t = await startTestServer({ gravatarEnabled: true });
   admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
   moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
   alice = await makeUser(t, { fullName: 'Alice Liddell' });
@@ -90,7 +91,7 @@ describe('users', () => {
 
   it('hides a delivery email its owner keeps private, except from administrators, and then sends the avatar URL', async () => {
     const shy = await makeUser(t, { fullName: 'Shy Person' });
-    await t.server.database.prisma.user.update({ where: { id: shy.userId }, data: { settings: { email_address_visibility: 4 } } });
+    await t.server.database.prisma.user.update({ where: { id: shy.userId }, data: { settings: { email_address_visibility: 3 } } });
     const query = 'query($id: Int!) { user(userId: $id) { deliveryEmail avatarUrl(clientGravatar: true) } }';
     const asMember = await ok(t, query, { id: shy.userId }, alice);
     expect(asMember.user).toEqual({ deliveryEmail: null, avatarUrl: gravatar(shy.email) });

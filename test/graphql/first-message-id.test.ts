@@ -49,7 +49,7 @@ describe('deleteMessage / updateMessage and first_message_id', () => {
     const to = await makeChannel(t.client(alice), 'gql-to');
     const only = await sendToChannel(t.client(alice), 'gql-from', 'a', 'only');
     const q = await register(bob);
-    await ok(t, 'mutation($id: Int!, $to: Int!) { updateMessage(messageId: $id, streamId: $to) }', { id: only, to }, admin);
+    await ok(t, 'mutation($id: Int!, $to: Int!) { updateMessage(messageId: $id, streamId: $to) { detachedUploads { id } } }', { id: only, to }, admin);
     expect(await stored(from)).toBeNull();
     expect(await stored(to)).toBe(only);
     expect(await firstMessageUpdates(bob, q)).toEqual([[from, null], [to, only]]);

@@ -1,5 +1,6 @@
 // The messages area through /graphql: the operations POST/GET/PATCH/DELETE /messages, reactions and
 // flags run, with the same rules and error codes the REST API answers with.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
@@ -23,7 +24,7 @@ const MESSAGES = `query($anchor: String, $numBefore: Int, $numAfter: Int, $narro
   messages(anchor: $anchor, numBefore: $numBefore, numAfter: $numAfter, narrow: $narrow, messageIds: $messageIds, includeAnchor: $includeAnchor) {
     anchor foundAnchor foundNewest foundOldest historyLimited messages { id senderId topic streamId type content flags } } }`;
 const UPDATE = `mutation($id: Int!, $content: String, $topic: String, $propagateMode: String) {
-  updateMessage(messageId: $id, content: $content, topic: $topic, propagateMode: $propagateMode) }`;
+  updateMessage(messageId: $id, content: $content, topic: $topic, propagateMode: $propagateMode) { detachedUploads { id } } }`;
 const DELETE = 'mutation($id: Int!) { deleteMessage(messageId: $id) }';
 const ADD_REACTION = 'mutation($id: Int!, $r: ReactionInput!) { addReaction(messageId: $id, reaction: $r) }';
 const REMOVE_REACTION = 'mutation($id: Int!, $r: ReactionInput!) { removeReaction(messageId: $id, reaction: $r) }';
@@ -308,7 +309,7 @@ describe('message', () => {
 describe('updateMessage', () => {
   it('edits content, records the previous content in the edit history and sets lastEditTimestamp', async () => {
     const id = await toChannel(alice, 'general', 'editing', 'first draft');
-    expect(await ok(t, UPDATE, { id, content: 'second **draft**' }, alice)).toEqual({ updateMessage: true });
+    expect(await ok(t, UPDATE, { id, content: 'second **draft**' }, alice)).toEqual({ updateMessage: { detachedUploads: [] } });
     const message = await getMessage(bob, id);
     expect(message.content).toBe('<p>second <strong>draft</strong></p>');
     expect(message.rawContent).toBe('second **draft**');
@@ -332,7 +333,26 @@ describe('updateMessage', () => {
     expect(message.editHistory[1]).toMatchObject({ prev_content: 'moving' });
     const narrowed = await ok(t, MESSAGES, { anchor: 'newest', numBefore: 10, numAfter: 0,
       narrow: [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'after-move' }] }, alice);
+    // The notification bot's notice of the move follows the message (sendNotificationToNewThread defaults to true).
+    expect(narrowed.messages.messages.map((m: { id: number }) => m.id)).toEqual([id, expect.any(Number)]);
+    expect(narrowed.messages.messages[1].content).toContain('This topic was moved here from');
+  });
+
+  it('moves without notices when asked, and refuses a stale prevContentSha256', async () => {
+    const id = await toChannel(alice, 'general', 'quiet-before', 'quietly');
+    const QUIET = `mutation($id: Int!, $topic: String) {
+      updateMessage(messageId: $id, topic: $topic, sendNotificationToOldThread: false, sendNotificationToNewThread: false) { detachedUploads { id } } }`;
+    await ok(t, QUIET, { id, topic: 'quiet-after' }, alice);
+    const narrowed = await ok(t, MESSAGES, { anchor: 'newest', numBefore: 10, numAfter: 0,
+      narrow: [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'quiet-after' }] }, alice);
     expect(narrowed.messages.messages.map((m: { id: number }) => m.id)).toEqual([id]);
+    const SHA = 'mutation($id: Int!, $content: String, $sha: String) { updateMessage(messageId: $id, content: $content, prevContentSha256: $sha) { detachedUploads { id } } }';
+    const stale = createHash('sha256').update('not what it says').digest('hex');
+    const { error } = await fails(t, SHA, { id, content: 'overwritten?', sha: stale }, alice);
+    expect(error).toMatchObject({ message: "'prev_content_sha256' value does not match the expected value.", extensions: { code: 'BAD_REQUEST' } });
+    const fresh = createHash('sha256').update('quietly').digest('hex');
+    await ok(t, SHA, { id, content: 'edited knowingly', sha: fresh }, alice);
+    expect((await getMessage(alice, id)).rawContent).toBe('edited knowingly');
   });
 
   it('moves the whole topic with propagateMode change_all', async () => {

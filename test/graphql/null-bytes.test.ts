@@ -1,5 +1,5 @@
-// NUL characters in GraphQL string arguments are the caller's error (the REST
-// facade refuses them up front; PostgreSQL refuses them in text columns).
+// NUL characters in GraphQL string arguments are the caller's error, refused before execution
+// (server/input-limits.ts) as PostgreSQL could not store them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { fails, ok } from './helpers.ts';
@@ -14,7 +14,7 @@ describe('string arguments with NUL characters', () => {
   it('createSavedSnippet answers BAD_REQUEST and stores nothing', async () => {
     const { error } = await fails(t, 'mutation($s: String!) { createSavedSnippet(title: $s, content: "c") }', { s: NUL }, t.owner);
     expect(error.extensions?.code).toBe('BAD_REQUEST');
-    expect(error.message).toBe('Text must not contain NULL (0x00) characters.');
+    expect(error.message).toBe('Variable "$s" contains NULL (0x00) characters.');
     const data = await ok(t, '{ savedSnippets { id } }', {}, t.owner);
     expect(data.savedSnippets).toEqual([]);
   });

@@ -240,8 +240,8 @@ describe('Users of realm 2 cannot see or touch realm 1\'s messages', () => {
 
   it('realm 2\'s owner cannot edit, delete, react to or flag realm 1 messages', async () => {
     const attempts: [string, Record<string, unknown>][] = [
-      ['mutation($id: Int!) { updateMessage(messageId: $id, topic: "hijacked") }', { id: publicMessage1 }],
-      ['mutation($id: Int!) { updateMessage(messageId: $id, content: "hijacked") }', { id: publicMessage1 }],
+      ['mutation($id: Int!) { updateMessage(messageId: $id, topic: "hijacked") { detachedUploads { id } } }', { id: publicMessage1 }],
+      ['mutation($id: Int!) { updateMessage(messageId: $id, content: "hijacked") { detachedUploads { id } } }', { id: publicMessage1 }],
       ['mutation($id: Int!) { deleteMessage(messageId: $id) }', { id: publicMessage1 }],
       ['mutation($id: Int!) { addReaction(messageId: $id, reaction: { emojiName: "smile" }) }', { id: publicMessage1 }],
       ['mutation($id: Int!) { removeReaction(messageId: $id, reaction: { emojiName: "smile" }) }', { id: publicMessage1 }],
@@ -263,7 +263,7 @@ describe('Users of realm 2 cannot see or touch realm 1\'s messages', () => {
   });
 
   it('realm 2\'s owner cannot move a realm 2 message into a realm 1 channel', async () => {
-    const { error } = await bossFails('mutation($id: Int!, $s: Int!) { updateMessage(messageId: $id, streamId: $s) }', { id: message2, s: general1 });
+    const { error } = await bossFails('mutation($id: Int!, $s: Int!) { updateMessage(messageId: $id, streamId: $s) { detachedUploads { id } } }', { id: message2, s: general1 });
     expect(error.extensions).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', zulip: { stream_id: general1 } });
   });
 });

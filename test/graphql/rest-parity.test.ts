@@ -85,7 +85,7 @@ const cases: Case[] = [
     name: 'editing another user\'s message (BAD_REQUEST)',
     as: () => bob,
     rest: (c) => c.patch(`/messages/${aliceMessage}`, { content: 'bob was here' }),
-    query: 'mutation($id: Int!) { updateMessage(messageId: $id, content: "bob was here") }',
+    query: 'mutation($id: Int!) { updateMessage(messageId: $id, content: "bob was here") { detachedUploads { id } } }',
     variables: () => ({ id: aliceMessage }),
     code: 'BAD_REQUEST',
   },

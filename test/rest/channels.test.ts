@@ -155,3 +155,21 @@ describe('GET /users/me/subscriptions', () => {
     expect(vaultSub.subscribers).toEqual([alice.userId]);
   });
 });
+
+describe('the channel record', () => {
+  it('is the same in GET /streams/{id}, register and the stream creation event', async () => {
+    const owner = t.client(t.owner);
+    const watcher = t.client(await makeUser(t));
+    const queue = await watcher.post('/register', { event_types: ['stream'], fetch_event_types: ['stream'] });
+    expect(queue.status).toBe(200);
+    const id = await makeChannel(owner, 'record-parity', { description: 'same **everywhere**' });
+    const rest = (await watcher.get(`/streams/${id}`)).body.stream;
+    const registered = (await watcher.post('/register', { fetch_event_types: ['stream'] })).body.streams.find((s: any) => s.stream_id === id);
+    const events = (await watcher.get('/events', { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true })).body.events;
+    const created = events.find((e: any) => e.type === 'stream' && e.op === 'create').streams[0];
+    expect(Object.keys(rest)).toEqual(Object.keys(registered));
+    expect(rest).toEqual(registered);
+    // A new channel has no weekly traffic yet, in every form.
+    expect(created).toEqual(rest);
+  });
+});

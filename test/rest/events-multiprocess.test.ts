@@ -3,12 +3,12 @@
 // through either (no sticky sessions), and a graceful restart of one keeps the queue.
 // Needs TEST_DATABASE_URL and TEST_REDIS_URL; skipped otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { ApiClient, type Credentials } from '../support/client.ts';
 import { dropRedisKeys, uniqueRedisPrefix } from '../support/redis.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { createScratchDatabase } from '../../prisma/scratch-database.ts';
 
 const pgBase = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -37,23 +37,11 @@ async function startProcess(name: string): Promise<ServerProcess> {
   return proc;
 }
 
+/** A database of its own on the PostgreSQL server at `base`, shared by this test's processes. */
 async function freshDatabase(base: string): Promise<void> {
-  const pg = (await import('pg')).default;
-  const name = `parley_test_mp_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const run = async (sql: string) => {
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    try {
-      await admin.query(sql);
-    } finally {
-      await admin.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  const scratch = await createScratchDatabase(base, 'parley_test_mp');
+  databaseUrl = scratch.url;
+  dropDatabase = scratch.drop;
 }
 
 async function login(baseUrl: string, email: string, password: string): Promise<Credentials> {

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchDatabase, type ScratchDatabase } from '../../prisma/scratch-database.ts';
+import type { ScratchDatabase } from '../../prisma/scratch-database.ts';
+import { testDatabase } from '../support/databases.ts';
 import { createParleyServer, type ParleyServer } from '../../server/app.ts';
 import { configFromEnv, type Config } from '../../server/config.ts';
 import { ApiClient } from '../support/client.ts';
@@ -21,7 +22,7 @@ async function config(): Promise<Config> {
   const base: Config = { ...configFromEnv({}), dataDir: dir, adminEmail: 'owner@example.com', adminPassword: 'restart-password', heartbeatSecs: 1, redisUrl, redisPrefix };
   const pgBase = process.env.TEST_DATABASE_URL;
   if (!pgBase) return base;
-  scratch ??= await createScratchDatabase(pgBase, 'parley_test_restart');
+  scratch ??= await testDatabase(pgBase, 'restart');
   return { ...base, databaseUrl: scratch.url };
 }
 

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
-import type { ApiClient } from '../support/client.ts';
+import type { ApiClient, Credentials } from '../support/client.ts';
 
 let t: TestServer;
 let owner: ApiClient;
@@ -83,12 +84,20 @@ describe('PATCH /messages/{message_id}', () => {
     expect((await t.client(alice).get(`/messages/${id}`)).body.message.display_recipient).toBe('general');
   });
 
-  it('resolving a topic is not a move', async () => {
+  it('resolving a topic is not a move: the notification bot says it was resolved, and nothing else', async () => {
     const id = await sendToChannel(t.client(alice), 'general', 'question', 'help?');
-    await t.client(alice).patch(`/messages/${id}`, { topic: '✔ question', propagate_mode: 'change_all' });
+    await sendToChannel(t.client(carol), 'general', 'question', 'me too');
+    await t.client(bob).patch(`/messages/${id}`, { topic: '✔ question', propagate_mode: 'change_all' });
     const msg = await t.client(alice).get(`/messages/${id}`);
     expect(msg.body.message.subject).toBe('✔ question');
     expect(msg.body.message.last_moved_timestamp).toBeUndefined();
+    const [, , notice] = await topicMessages(alice, 'general', '✔ question');
+    expect(notice).toMatchObject({ sender_email: 'notification-bot@zulip.com', content: expect.stringContaining('has marked this topic as resolved.') });
+    expect(notice!.flags).not.toContain('read');
+    // Only the topic's senders are asked to read it.
+    const [, , bobsCopy] = await topicMessages(bob, 'general', '✔ question');
+    expect(bobsCopy!.flags).toContain('read');
+    expect(await topicMessages(alice, 'general', 'question')).toEqual([]);
   });
 
   it('refuses editing someone else\'s content', async () => {
@@ -125,10 +134,14 @@ describe('PATCH /messages/{message_id}', () => {
     expect(hidden.body.msg).toBe('Invalid message(s)');
   });
 
-  it('refuses a request with nothing to change', async () => {
+  it('refuses a request with nothing to change, or only the topic and channel it already has', async () => {
     const id = await sendToChannel(t.client(alice), 'general', 'nothing', 'x');
     const res = await t.client(alice).patch(`/messages/${id}`, {});
     expect(res.status).toBe(400);
+    const general = (await t.client(alice).get('/get_stream_id', { stream: 'general' })).body.stream_id;
+    const same = await t.client(alice).patch(`/messages/${id}`, { topic: 'nothing', stream_id: general });
+    expect(same.body).toMatchObject({ result: 'error', msg: 'Nothing to change' });
+    expect((await t.client(alice).get(`/messages/${id}`)).body.message.edit_history).toBeUndefined();
   });
 
   it('accepts parameters in the query string, as some clients send PATCH', async () => {
@@ -136,6 +149,97 @@ describe('PATCH /messages/{message_id}', () => {
     const res = await t.client(alice).patch(`/messages/${id}`, { content: 'after' }, 'query');
     expect(res.status).toBe(200);
     expect((await t.client(alice).get(`/messages/${id}`)).body.raw_content).toBe('after');
+  });
+});
+
+/** The messages of a topic, oldest first, as `who` sees them. */
+async function topicMessages(who: Credentials, channel: string, topic: string) {
+  const res = await t.client(who).get('/messages', {
+    anchor: 'oldest', num_before: 0, num_after: 100,
+    narrow: [{ operator: 'channel', operand: channel }, { operator: 'topic', operand: topic }],
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.messages as { id: number; content: string; sender_email: string; flags: string[] }[];
+}
+
+describe('PATCH /messages/{message_id}: notices of a move', () => {
+  it('by default, a notice in the new topic only, linking the old one', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'source one', 'wandering');
+    expect((await t.client(alice).patch(`/messages/${id}`, { topic: 'destination one' })).status).toBe(200);
+    const [moved, notice] = await topicMessages(bob, 'general', 'destination one');
+    expect(moved!.id).toBe(id);
+    expect(notice!.sender_email).toBe('notification-bot@zulip.com');
+    expect(notice!.content).toContain('This topic was moved here from');
+    expect(notice!.content).toContain('source one');
+    expect(notice!.content).toContain(`data-user-id="${alice.userId}"`);
+    expect(await topicMessages(bob, 'general', 'source one')).toEqual([]);
+  });
+
+  it('with send_notification_to_old_thread, a notice in the old topic naming how many messages left', async () => {
+    const first = await sendToChannel(t.client(alice), 'general', 'source two', 'one');
+    const second = await sendToChannel(t.client(alice), 'general', 'source two', 'two');
+    const third = await sendToChannel(t.client(alice), 'general', 'source two', 'three');
+    const res = await t.client(alice).patch(`/messages/${third}`, {
+      topic: 'destination two', propagate_mode: 'change_one', send_notification_to_old_thread: 'true', send_notification_to_new_thread: 'true',
+    });
+    expect(res.status).toBe(200);
+    const old = await topicMessages(bob, 'general', 'source two');
+    expect(old.map((m) => m.id).slice(0, 2)).toEqual([first, second]);
+    expect(old[2]!.content).toContain('A message was moved from this topic to');
+    const [, notice] = await topicMessages(bob, 'general', 'destination two');
+    // Not the whole topic: the notice links the message itself.
+    expect(notice!.content).toMatch(/<a href="[^"]*\/near\/\d+">A message<\/a> was moved here from/);
+
+    const rest = await t.client(alice).patch(`/messages/${first}`, {
+      topic: 'destination two', propagate_mode: 'change_later', send_notification_to_old_thread: true, send_notification_to_new_thread: true,
+    });
+    expect(rest.status).toBe(200);
+    const after = await topicMessages(bob, 'general', 'destination two');
+    // The two messages, then: 3 moved (the two and the first notice in the old topic).
+    expect(after.at(-1)!.content).toContain('3 messages were moved here from');
+  });
+
+  it('with both notices off, nothing but the move', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'source three', 'quiet');
+    const res = await t.client(alice).patch(`/messages/${id}`, { topic: 'destination three', send_notification_to_old_thread: 'false', send_notification_to_new_thread: 'false' });
+    expect(res.status).toBe(200);
+    expect((await topicMessages(bob, 'general', 'destination three')).map((m) => m.id)).toEqual([id]);
+  });
+
+  it('a move to another channel notices both channels', async () => {
+    await makeChannel(owner, 'elsewhere');
+    const elsewhere = (await owner.get('/get_stream_id', { stream: 'elsewhere' })).body.stream_id;
+    const id = await sendToChannel(owner, 'general', 'travelling', 'to elsewhere');
+    const res = await owner.patch(`/messages/${id}`, { stream_id: elsewhere, propagate_mode: 'change_all', send_notification_to_old_thread: 'true' });
+    expect(res.status).toBe(200);
+    const [, arrived] = await topicMessages(t.owner, 'elsewhere', 'travelling');
+    expect(arrived!.content).toContain('This topic was moved here from');
+    expect(arrived!.content).toContain('#general');
+    const [left] = await topicMessages(t.owner, 'general', 'travelling');
+    expect(left!.content).toContain('This topic was moved to');
+    expect(left!.content).toContain('#elsewhere');
+  });
+});
+
+describe('PATCH /messages/{message_id}: prev_content_sha256', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('edits when the content is what the client saw', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'sha', 'as seen');
+    const res = await t.client(alice).patch(`/messages/${id}`, { content: 'edited', prev_content_sha256: sha256('as seen') });
+    expect(res.status).toBe(200);
+    expect((await t.client(alice).get(`/messages/${id}`)).body.raw_content).toBe('edited');
+  });
+
+  it('refuses, changing nothing, when the content changed since', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'sha', 'original');
+    await t.client(alice).patch(`/messages/${id}`, { content: 'changed elsewhere' });
+    const res = await t.client(alice).patch(`/messages/${id}`, { content: 'stale edit', prev_content_sha256: sha256('original') });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: "'prev_content_sha256' value does not match the expected value." });
+    const msg = (await t.client(alice).get(`/messages/${id}`)).body;
+    expect(msg.raw_content).toBe('changed elsewhere');
+    expect(msg.message.edit_history).toHaveLength(1);
   });
 });
 

@@ -17,7 +17,8 @@ const channelNarrow = (name: string, topic?: string) => [
 ];
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+  t = await startTestServer({ gravatarEnabled: true });
   owner = t.client(t.owner);
   alice = await makeUser(t, { fullName: 'Alice Liddell' });
   bob = await makeUser(t, { fullName: 'Bob Builder' });

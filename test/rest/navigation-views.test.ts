@@ -143,6 +143,16 @@ describe('Navigation views for every role', () => {
 });
 
 describe('PATCH /navigation_views/{fragment}', () => {
+  it('takes a fragment with slashes left as they are in the path, as Zulip\'s API examples send it', async () => {
+    const ivy = await makeUser(t);
+    await client(ivy).post('/navigation_views', { fragment: 'narrow/is/alerted', is_pinned: false, name: 'Alerts' });
+    const res = await client(ivy).patch('/navigation_views/narrow/is/alerted', { is_pinned: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await views(client(ivy))).toEqual([{ fragment: 'narrow/is/alerted', is_pinned: true, name: 'Alerts' }]);
+    expect((await client(ivy).delete('/navigation_views/narrow/is/alerted')).status).toBe(200);
+    expect(await views(client(ivy))).toEqual([]);
+  });
+
   it('changes is_pinned and the name, with an update event carrying only what changed', async () => {
     const hal = await makeUser(t);
     await client(hal).post('/navigation_views', { fragment: 'feed', is_pinned: false });

@@ -299,3 +299,28 @@ describe('Legacy device tokens', () => {
     expect(empty.body.msg).toBe('Empty or invalid length token');
   });
 });
+
+describe('POST /mobile_push/test_notification', () => {
+  it('checks the token is the user\'s, then that the user has a device; delivery answers PUSH_SERVICE_NOT_CONFIGURED', async () => {
+    const hana = await makeUser(t);
+    const c = t.client(hana);
+    expect((await c.post('/mobile_push/test_notification')).body).toMatchObject({ code: 'NO_ACTIVE_PUSH_DEVICE', msg: 'No active registered push device' });
+    await t.client(bob).post('/users/me/android_gcm_reg_id', { token: 'bobs-token' });
+    const foreign = await c.post('/mobile_push/test_notification', { token: 'bobs-token' });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toMatchObject({ code: 'INVALID_PUSH_DEVICE_TOKEN', msg: 'Device not recognized' });
+    await c.post('/users/me/android_gcm_reg_id', { token: 'hanas-token' });
+    expect((await c.post('/mobile_push/test_notification', { token: 'hanas-token' })).body).toMatchObject({ code: 'PUSH_SERVICE_NOT_CONFIGURED' });
+  });
+
+  it('answers PUSH_SERVICE_NOT_CONFIGURED when push is off', async () => {
+    const off = await startTestServer();
+    try {
+      const res = await off.client(off.owner).post('/mobile_push/test_notification');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ result: 'error', code: 'PUSH_SERVICE_NOT_CONFIGURED', msg: 'Server is not configured to use push notification service.' });
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -63,19 +63,19 @@ describe('PATCH /realm notification channels', () => {
     expect(cross.body).toEqual(missing.body);
   });
 
-  it('reports what it does not serve as ignored parameters', async () => {
-    const res = await t.client(admin).patch('/realm', { zulip_update_announcements_stream_id: publicChannel, name: 'Renamed' });
+  it('reports unknown parameters as ignored', async () => {
+    const res = await t.client(admin).patch('/realm', { zulip_update_announcements_stream_id: publicChannel, frobnicate: true });
     expect(res.status).toBe(200);
-    expect(res.body.ignored_parameters_unsupported).toEqual(['name']);
+    expect(res.body.ignored_parameters_unsupported).toEqual(['frobnicate']);
   });
 });
 
-describe('GraphQL updateRealmNotificationChannels', () => {
+describe('GraphQL updateRealm: notification channels', () => {
   it('applies the same rules', async () => {
-    const query = 'mutation($c: NotificationChannelsInput!) { updateRealmNotificationChannels(channels: $c) }';
+    const query = 'mutation($c: RealmSettingsInput!) { updateRealm(settings: $c) }';
     const denied = await graphql(t.baseUrl, query, { c: { signupAnnouncementsStreamId: publicChannel } }, member);
     expect(denied.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED_PRINCIPAL');
     const ok = await graphql(t.baseUrl, query, { c: { signupAnnouncementsStreamId: publicChannel } }, admin);
-    expect(ok.body.data?.updateRealmNotificationChannels).toEqual({ signup_announcements_stream_id: publicChannel });
+    expect(ok.body.data?.updateRealm).toEqual({ signup_announcements_stream_id: publicChannel });
   });
 });

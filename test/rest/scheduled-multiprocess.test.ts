@@ -7,7 +7,7 @@ import http from 'node:http';
 import { ApiClient, type Credentials } from '../support/client.ts';
 import { dropRedisKeys, uniqueRedisPrefix } from '../support/redis.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
-import { createScratchDatabase } from '../../prisma/scratch-database.ts';
+import { testDatabase } from '../support/databases.ts';
 
 const pgBase = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -56,7 +56,7 @@ describe.skipIf(!pgBase || !redisUrl)('Scheduled delivery across two server proc
   let b: string;
 
   beforeAll(async () => {
-    const scratch = await createScratchDatabase(pgBase!, 'parley_test_smp');
+    const scratch = await testDatabase(pgBase!, 'smp');
     databaseUrl = scratch.url;
     dropDatabase = scratch.drop;
     a = await startProcess('A');

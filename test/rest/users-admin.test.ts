@@ -289,9 +289,9 @@ describe('DELETE /users/{user_id}', () => {
 
     const refused = await t.client(target).get('/users/me');
     expect(refused.status).toBe(401);
-    expect(refused.body).toMatchObject({ code: 'USER_DEACTIVATED' });
+    expect(refused.body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Account is deactivated' });
     // Their bots go with them.
-    expect((await t.client(targetBot).get('/users/me')).body.code).toBe('USER_DEACTIVATED');
+    expect((await t.client(targetBot).get('/users/me')).body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Account is deactivated' });
     // Their event queues are gone.
     await expect(Promise.resolve().then(() => t.server.queues.get(targetQueue, target.userId))).rejects.toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
 
@@ -423,7 +423,7 @@ describe('DELETE /users/me', () => {
   it('deactivates the caller', async () => {
     const target = await makeUser(t);
     expect((await t.client(target).delete('/users/me')).status).toBe(200);
-    expect((await t.client(target).get('/users/me')).body.code).toBe('USER_DEACTIVATED');
+    expect((await t.client(target).get('/users/me')).body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Account is deactivated' });
   });
 
   it('refuses the only owner', async () => {

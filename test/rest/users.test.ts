@@ -9,7 +9,8 @@ let alice: MadeUser;
 let admin: MadeUser;
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+  t = await startTestServer({ gravatarEnabled: true });
   owner = t.client(t.owner);
   alice = await makeUser(t, { fullName: 'Alice Liddell' });
   admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });

@@ -14,19 +14,23 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `main.ts` on a free port with `env` added to this process's; resolves once it listens. */
-export async function startServerProcess(name: string, env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+/**
+ * Starts `main.ts` on a free port with `env` added to this process's; resolves once it listens.
+ * `command` runs it another way (`['npm', 'start']`, as the README says).
+ */
+export async function startServerProcess(name: string, env: Record<string, string | undefined>, command = [process.execPath, '--import', 'tsx', 'main.ts']): Promise<ServerProcess> {
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', ...env },
+    // Rate limits are off unless the test turns them on (PARLEY_RATE_LIMITING=1).
+    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', PARLEY_RATE_LIMITING: '0', ...env },
   });
   const output: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output.join('')}`)), 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output.push(chunk.toString());
-      const match = /listening on http:\/\/localhost:(\d+)/.exec(output.join(''));
+      const match = /REST API: http:\/\/[^\s]+:(\d+)\/api\/v1/.exec(output.join(''));
       if (match) {
         clearTimeout(timer);
         resolve(Number(match[1]));

@@ -6,10 +6,11 @@ import type { Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { createUser } from '../../resolvers/users/create.ts';
 import { createAnonymousGroup } from '../../resolvers/groups/membership.ts';
+import { buildInitialState, type InitialStateOptions } from '../../resolvers/events/initial-state/index.ts';
 import {
-  buildInitialState, INACCESSIBLE_USER_NAME, PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE, REPORT_MESSAGE_TYPES,
-  TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS, TYPING_STOPPED_WAIT_MS, type InitialStateOptions,
-} from '../../resolvers/events/initial-state/index.ts';
+  INACCESSIBLE_USER_NAME, PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE, TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS, TYPING_STOPPED_WAIT_MS,
+} from '../../resolvers/limits.ts';
+import { REPORT_MESSAGE_TYPES } from '../../resolvers/reports/report.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
 import { validateResponse } from '../support/openapi.ts';
@@ -54,7 +55,7 @@ function options(overrides: Partial<InitialStateOptions> = {}): InitialStateOpti
 async function contextFor(userId: number | null, database: Context['db'] = db): Promise<{ ctx: Context; user: User | null }> {
   realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   const user = userId == null ? null : await db.user.findUniqueOrThrow({ where: { id: userId } });
-  const ctx: Context = { db: database, config: t.server.config, events: t.server.events, queues: t.server.queues, realm, user, clientName: 'test' };
+  const ctx: Context = { db: database, config: t.server.config, events: t.server.events, queues: t.server.queues, files: t.server.files, realm, user, clientName: 'test' };
   return { ctx, user };
 }
 
@@ -82,7 +83,8 @@ function validate(state: State): void {
 const byId = (list: State[], id: number): State => list.find((x) => x.stream_id === id || x.user_id === id) as State;
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+  t = await startTestServer({ gravatarEnabled: true });
   db = t.server.database.prisma;
   realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   const owner = t.client(t.owner);

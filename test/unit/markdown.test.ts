@@ -604,10 +604,22 @@ describe('attachments', () => {
     expect(r.potentialAttachmentPathIds).toEqual(['2/cd/notes.txt']);
   });
 
-  it('previews uploaded images', () => {
-    const r = render('[cat.png](/user_uploads/2/ef/cat.png)');
+  it('previews uploaded images, with their thumbnail or a placeholder until it exists', () => {
+    const previews = new Map([['2/ef/cat.png', { width: 1000, height: 800, contentType: 'image/png', animated: false, thumbnail: null as string | null }]]);
+    const r = render('[cat.png](/user_uploads/2/ef/cat.png)', targets({ uploadPreviews: previews }));
     expect(r.hasAttachment).toBe(true);
     expect(r.hasImage).toBe(true);
+    expect(r.html).toBe('<p><a href="/user_uploads/2/ef/cat.png">cat.png</a></p>\n<div class="message_inline_image"><a href="/user_uploads/2/ef/cat.png" title="cat.png">'
+      + '<img class="image-loading-placeholder" data-original-content-type="image/png" data-original-dimensions="1000x800" src="/static/images/loading/loader-black.svg"></a></div>');
+    previews.get('2/ef/cat.png')!.thumbnail = '840x560.webp';
+    expect(render('[cat.png](/user_uploads/2/ef/cat.png)', targets({ uploadPreviews: previews })).html).toContain(
+      '<img data-original-content-type="image/png" data-original-dimensions="1000x800" src="/user_uploads/thumbnail/2/ef/cat.png/840x560.webp">');
+  });
+
+  it('does not preview uploads that are not known images', () => {
+    const r = render('[cat.png](/user_uploads/2/ef/cat.png)');
+    expect(r.hasAttachment).toBe(true);
+    expect(r.hasImage).toBe(false);
   });
 
   it('ignores upload paths that are not links', () => {

@@ -1,14 +1,18 @@
 // Channels: `subscription` (subscriptions, unsubscribed, never_subscribed), `stream` (streams),
 // default channels and channel folders. All channels of the realm are read once; access, group
 // settings, traffic and subscribers are then computed for the whole set in a few batched queries.
+import { folderWire } from '../../channels/folders.ts';
+import { defaultChannelIds } from '../../channels/default-streams.ts';
 import type { Channel, Subscription } from '../../../prisma/generated/client/client.ts';
 import { isAdmin, isGuest } from '../../users/roles.ts';
 import { channelRecord, subscriptionFields, weeklyTraffic } from '../../channels/wire.ts';
 import { toUnixSeconds } from '../../text.ts';
 import {
-  CHANNEL_ASSIGNMENT_COLORS, PARTIAL_SUBSCRIBERS_ACTIVE_DAYS, PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE,
-} from './constants.ts';
-import { effectiveSettings } from './settings.ts';
+  CHANNEL_ASSIGNMENT_COLORS,
+} from '../../limits.ts';
+import { effectiveSettings } from '../../settings/catalog.ts';
+import { subscriberLists } from '../../channels/members.ts';
+import { metadataAccessGroupIds } from '../../channels/permission-settings.ts';
 import type { InitialState, Json } from './state.ts';
 
 const DAY_MS = 86_400_000;
@@ -66,7 +70,7 @@ async function accessRules(s: InitialState) {
   const admin = isAdmin(viewer);
   const inGroup = (id: number | null) => id != null && viewerGroups.has(id);
   // Permissions that grant metadata access without a subscription (feature levels 349, 357).
-  const viaGroups = (c: Channel) => inGroup(c.canAdministerChannelGroupId) || inGroup(c.canAddSubscribersGroupId) || inGroup(c.canSubscribeGroupId);
+  const viaGroups = (c: Channel) => metadataAccessGroupIds(c).some(inGroup);
   const subscribed = (c: Channel) => subs.get(c.id)?.active === true;
   return {
     subs, guest, admin, viaGroups, subscribed,
@@ -139,54 +143,6 @@ async function subscriptionState(s: InitialState, state: Json): Promise<void> {
   state.never_subscribed = never.map((e) => e.json).sort(byName);
 }
 
-/**
- * Subscriber IDs for the given channels, in two queries. With include_subscribers=partial,
- * channels of PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE or more subscribers list only bots and users
- * active in the last PARTIAL_SUBSCRIBERS_ACTIVE_DAYS days, as `partial_subscribers`.
- */
-export async function subscriberLists(db: InitialState['db'], channels: Pick<Channel, 'id'>[], partialMode: boolean) {
-  const full = new Map<number, number[]>();
-  const partial = new Map<number, number[]>();
-  if (!channels.length) return { full, partial };
-  const ids = channels.map((c) => c.id);
-  let partialIds: number[] = [];
-  if (partialMode) {
-    const counts = await db.subscription.groupBy({
-      by: ['channelId'],
-      where: { channelId: { in: ids }, active: true, isUserActive: true },
-      _count: { _all: true },
-    });
-    partialIds = counts.filter((c) => c._count._all >= PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE).map((c) => c.channelId);
-  }
-  const partialSet = new Set(partialIds);
-  const fullIds = ids.filter((id) => !partialSet.has(id));
-  const since = new Date(Date.now() - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * DAY_MS);
-  const [fullRows, partialRows] = await Promise.all([
-    fullIds.length
-      ? db.subscription.findMany({
-          where: { channelId: { in: fullIds }, active: true, isUserActive: true },
-          select: { channelId: true, userId: true },
-          orderBy: [{ channelId: 'asc' }, { userId: 'asc' }],
-        })
-      : Promise.resolve([]),
-    partialIds.length
-      ? db.subscription.findMany({
-          where: {
-            channelId: { in: partialIds }, active: true, isUserActive: true,
-            user: { OR: [{ isBot: true }, { lastActivity: { gte: since } }] },
-          },
-          select: { channelId: true, userId: true },
-          orderBy: [{ channelId: 'asc' }, { userId: 'asc' }],
-        })
-      : Promise.resolve([]),
-  ]);
-  for (const id of fullIds) full.set(id, []);
-  for (const id of partialIds) partial.set(id, []);
-  for (const row of fullRows) full.get(row.channelId)!.push(row.userId);
-  for (const row of partialRows) partial.get(row.channelId)!.push(row.userId);
-  return { full, partial };
-}
-
 /** Spectators see the web-public channels as if freshly subscribed, and nothing else. */
 async function spectatorSubscriptions(s: InitialState, state: Json): Promise<void> {
   const data = await channelData(s);
@@ -226,12 +182,7 @@ async function defaultStreamsState(s: InitialState, state: Json): Promise<void> 
     state.realm_default_streams = [];
     return;
   }
-  const rows = await s.db.defaultChannel.findMany({
-    where: { realmId: s.realm.id, channel: { isArchived: false } },
-    select: { channelId: true },
-    orderBy: { channelId: 'asc' },
-  });
-  state.realm_default_streams = rows.map((r) => r.channelId);
+  state.realm_default_streams = await defaultChannelIds(s);
 }
 
 /** `channel_folders`: all of the realm's folders; spectators only those holding web-public channels. */
@@ -243,14 +194,5 @@ async function channelFoldersState(s: InitialState, state: Json): Promise<void> 
     },
     orderBy: [{ order: 'asc' }, { id: 'asc' }],
   });
-  state.channel_folders = (s.user || spectatorsAllowed(s) ? folders : []).map((f) => ({
-    id: f.id,
-    name: f.name,
-    description: f.description,
-    rendered_description: f.renderedDescription,
-    order: f.order,
-    date_created: toUnixSeconds(f.dateCreated),
-    creator_id: f.creatorId,
-    is_archived: f.isArchived,
-  }));
+  state.channel_folders = (s.user || spectatorsAllowed(s) ? folders : []).map(folderWire);
 }

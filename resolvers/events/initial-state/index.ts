@@ -38,18 +38,11 @@ import { userGroupsState } from './groups.ts';
 import { messagesState } from './messages.ts';
 import { personalState } from './personal.ts';
 import { realmListsState, realmState, versionState } from './realm.ts';
-import { settingsState } from './settings.ts';
 import { InitialState, type InitialStateOptions } from './state.ts';
 import { usersState } from './users.ts';
 import { buildParts } from './parts.ts';
 
 export type { InitialStateOptions } from './state.ts';
-export {
-  TYPING_STARTED_WAIT_MS, TYPING_STOPPED_WAIT_MS, TYPING_STARTED_EXPIRY_MS, REPORT_MESSAGE_TYPES,
-  PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE, PARTIAL_SUBSCRIBERS_ACTIVE_DAYS, MAX_UNREAD_MESSAGES,
-  RECENT_PRIVATE_MESSAGES_LIMIT, INACCESSIBLE_USER_NAME,
-} from './constants.ts';
-export { USER_SETTING_DEFAULTS, effectiveSettings } from './settings.ts';
 
 /**
  * Builds the register response's initial data for `user` (null: a spectator, i.e. unauthenticated
@@ -60,7 +53,6 @@ export async function buildInitialState(ctx: Context, user: User | null, options
   const parts = await Promise.all([
     realmState(s),
     realmListsState(s),
-    settingsState(s),
     userGroupsState(s),
     usersState(s),
     channelsState(s),

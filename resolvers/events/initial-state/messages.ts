@@ -1,7 +1,7 @@
 // Message-derived state: max_message_id, unread_msgs, recent_private_conversations,
-// starred_messages, drafts, scheduled_messages and reminders.
+// starred_messages, scheduled_messages and reminders.
 import { toUnixSeconds } from '../../text.ts';
-import { MAX_STARRED_MESSAGES, MAX_UNREAD_MESSAGES, RECENT_PRIVATE_MESSAGES_LIMIT } from './constants.ts';
+import { MAX_STARRED_MESSAGES, MAX_UNREAD_MESSAGES, RECENT_PRIVATE_MESSAGES_LIMIT } from '../../limits.ts';
 import type { InitialState, Json } from './state.ts';
 
 // UserTopic.visibilityPolicy values.
@@ -16,8 +16,6 @@ export async function messagesState(s: InitialState): Promise<Json> {
   if (s.want('message') && s.want('update_message_flags')) jobs.push(unreadState(s, state));
   if (s.want('recent_private_conversations')) jobs.push(recentConversationsState(s, state));
   if (s.want('starred_messages')) jobs.push(starredState(s, state));
-  // Parley does not store drafts (no draft synchronization).
-  if (s.want('drafts')) state.drafts = [];
   if (s.want('scheduled_messages')) jobs.push(scheduledState(s, state));
   if (s.want('reminders')) jobs.push(remindersState(s, state));
   await Promise.all(jobs);
@@ -50,111 +48,138 @@ async function unreadState(s: InitialState, state: Json): Promise<void> {
     state.unread_msgs = emptyUnreads();
     return;
   }
-  const [rows, subs, topics] = await Promise.all([
-    s.db.userMessage.findMany({
-      where: {
-        userId: viewer.id,
-        read: false,
-        historical: false,
-        message: {
-          OR: [
-            { channelId: null },
-            { channel: { subscriptions: { none: { userId: viewer.id, active: false } } } },
-          ],
-        },
-      },
-      select: {
-        messageId: true,
-        mentioned: true,
-        streamWildcardMentioned: true,
-        topicWildcardMentioned: true,
-        message: { select: { channelId: true, topic: true, directConversationId: true } },
-      },
-      orderBy: { messageId: 'desc' },
-      take: MAX_UNREAD_MESSAGES,
-    }),
-    s.viewerSubscriptions(),
-    s.db.userTopic.findMany({ where: { userId: viewer.id }, select: { channelId: true, topicName: true, visibilityPolicy: true } }),
-  ]);
-  rows.reverse();
+  const [rows, isMuted] = await Promise.all([unreadRows(s, viewer.id), topicMuting(s, viewer.id)]);
+  const members = await conversationMembers(s, rows.map((r) => r.message.directConversationId));
+  const groups = groupUnreads(rows, { viewerId: viewer.id, members, isMuted, topicName: (topic) => s.topicName(topic) });
+  state.unread_msgs = { ...unreadRecord(groups), old_unreads_missing: rows.length === MAX_UNREAD_MESSAGES };
+}
 
+type UnreadRow = Awaited<ReturnType<typeof unreadRows>>[number];
+
+/** The viewer's newest unread messages, oldest first, leaving out channels they unsubscribed from. */
+async function unreadRows(s: InitialState, viewerId: number) {
+  const rows = await s.db.userMessage.findMany({
+    where: {
+      userId: viewerId,
+      read: false,
+      historical: false,
+      message: {
+        OR: [
+          { channelId: null },
+          { channel: { subscriptions: { none: { userId: viewerId, active: false } } } },
+        ],
+      },
+    },
+    select: {
+      messageId: true,
+      mentioned: true,
+      streamWildcardMentioned: true,
+      topicWildcardMentioned: true,
+      message: { select: { channelId: true, topic: true, directConversationId: true } },
+    },
+    orderBy: { messageId: 'desc' },
+    take: MAX_UNREAD_MESSAGES,
+  });
+  return rows.reverse();
+}
+
+/** Whether a channel topic is muted for the viewer: by the topic's policy, else by the channel's muting. */
+async function topicMuting(s: InitialState, viewerId: number): Promise<(channelId: number, topic: string) => boolean> {
+  const [subs, topics] = await Promise.all([
+    s.viewerSubscriptions(),
+    s.db.userTopic.findMany({ where: { userId: viewerId }, select: { channelId: true, topicName: true, visibilityPolicy: true } }),
+  ]);
   const policies = new Map(topics.map((t) => [`${t.channelId}:${t.topicName.toLowerCase()}`, t.visibilityPolicy]));
-  const isMuted = (channelId: number, topic: string) => {
+  return (channelId, topic) => {
     const policy = policies.get(`${channelId}:${topic.toLowerCase()}`);
     if (subs.get(channelId)?.isMuted) return !(policy === UNMUTED || policy === FOLLOWED);
     return policy === MUTED;
   };
+}
 
-  // Participants of the direct conversations involved, in one query.
-  const conversationIds = [...new Set(rows.map((r) => r.message.directConversationId).filter((id): id is number => id != null))];
+/** The participants of the given direct conversations, in one query. */
+async function conversationMembers(s: InitialState, ids: (number | null)[]): Promise<Map<number, number[]>> {
+  const conversationIds = [...new Set(ids.filter((id): id is number => id != null))];
   const members = new Map<number, number[]>();
-  if (conversationIds.length) {
-    const memberRows = await s.db.directConversationMember.findMany({
-      where: { conversationId: { in: conversationIds } },
-      select: { conversationId: true, userId: true },
-    });
-    for (const m of memberRows) {
-      const list = members.get(m.conversationId);
-      if (list) list.push(m.userId);
-      else members.set(m.conversationId, [m.userId]);
-    }
+  if (!conversationIds.length) return members;
+  const rows = await s.db.directConversationMember.findMany({
+    where: { conversationId: { in: conversationIds } },
+    select: { conversationId: true, userId: true },
+  });
+  for (const m of rows) {
+    const list = members.get(m.conversationId);
+    if (list) list.push(m.userId);
+    else members.set(m.conversationId, [m.userId]);
   }
+  return members;
+}
 
-  const pms = new Map<number, number[]>();
-  const huddles = new Map<string, number[]>();
-  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
-  const mentions = new Set<number>();
-  let count = 0;
+interface UnreadGroups {
+  pms: Map<number, number[]>;
+  huddles: Map<string, number[]>;
+  streams: Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>;
+  mentions: Set<number>;
+  count: number;
+}
+
+/** Zulip's grouping: one-to-one and self conversations by the other user, groups by participants, channels by topic. */
+function groupUnreads(rows: UnreadRow[], ctx: {
+  viewerId: number;
+  members: Map<number, number[]>;
+  isMuted: (channelId: number, topic: string) => boolean;
+  topicName: (topic: string) => string;
+}): UnreadGroups {
+  const groups: UnreadGroups = { pms: new Map(), huddles: new Map(), streams: new Map(), mentions: new Set(), count: 0 };
+  const push = <K>(map: Map<K, number[]>, key: K, id: number) => {
+    const list = map.get(key);
+    if (list) list.push(id);
+    else map.set(key, [id]);
+  };
   for (const row of rows) {
     const { channelId, topic, directConversationId } = row.message;
     const id = row.messageId;
     let muted = false;
     if (channelId != null) {
-      const name = s.topicName(topic);
+      const name = ctx.topicName(topic);
       const key = `${channelId}:${name.toLowerCase()}`;
-      let bucket = streams.get(key);
-      if (!bucket) streams.set(key, (bucket = { stream_id: channelId, topic: name, unread_message_ids: [] }));
+      let bucket = groups.streams.get(key);
+      if (!bucket) groups.streams.set(key, (bucket = { stream_id: channelId, topic: name, unread_message_ids: [] }));
       bucket.unread_message_ids.push(id);
-      muted = isMuted(channelId, topic);
-      if (!muted) count++;
+      muted = ctx.isMuted(channelId, topic);
+      if (!muted) groups.count++;
     } else if (directConversationId != null) {
-      const participants = [...new Set(members.get(directConversationId) ?? [])].sort((a, b) => a - b);
-      const others = participants.filter((u) => u !== viewer.id);
-      if (others.length <= 1) {
-        const other = others[0] ?? viewer.id;
-        const list = pms.get(other);
-        if (list) list.push(id);
-        else pms.set(other, [id]);
-      } else {
-        const key = participants.join(',');
-        const list = huddles.get(key);
-        if (list) list.push(id);
-        else huddles.set(key, [id]);
-      }
-      count++;
+      const participants = [...new Set(ctx.members.get(directConversationId) ?? [])].sort((a, b) => a - b);
+      const others = participants.filter((u) => u !== ctx.viewerId);
+      if (others.length <= 1) push(groups.pms, others[0] ?? ctx.viewerId, id);
+      else push(groups.huddles, participants.join(','), id);
+      groups.count++;
     } else continue;
-    if (row.mentioned) mentions.add(id);
-    if ((row.streamWildcardMentioned || row.topicWildcardMentioned) && !muted) mentions.add(id);
+    if (row.mentioned) groups.mentions.add(id);
+    if ((row.streamWildcardMentioned || row.topicWildcardMentioned) && !muted) groups.mentions.add(id);
   }
+  return groups;
+}
 
+/** `unread_msgs` in Zulip's order: conversations by key, IDs ascending. */
+function unreadRecord(groups: UnreadGroups): Json {
   const cmp = (a: number, b: number) => a - b;
-  state.unread_msgs = {
-    pms: [...pms.entries()].sort(([a], [b]) => a - b).map(([other, ids]) => ({
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return {
+    pms: [...groups.pms.entries()].sort(([a], [b]) => a - b).map(([other, ids]) => ({
       other_user_id: other,
       // Deprecated alias of other_user_id, kept for old mobile clients.
       sender_id: other,
       unread_message_ids: ids.sort(cmp),
     })),
-    streams: [...streams.entries()]
-      .sort(([, a], [, b]) => a.stream_id - b.stream_id || (a.topic.toLowerCase() < b.topic.toLowerCase() ? -1 : a.topic.toLowerCase() > b.topic.toLowerCase() ? 1 : 0))
-      .map(([, bucket]) => ({ ...bucket, unread_message_ids: bucket.unread_message_ids.sort(cmp) })),
-    huddles: [...huddles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, ids]) => ({
+    streams: [...groups.streams.values()]
+      .sort((a, b) => a.stream_id - b.stream_id || byText(a.topic.toLowerCase(), b.topic.toLowerCase()))
+      .map((bucket) => ({ ...bucket, unread_message_ids: bucket.unread_message_ids.sort(cmp) })),
+    huddles: [...groups.huddles.entries()].sort(([a], [b]) => byText(a, b)).map(([key, ids]) => ({
       user_ids_string: key,
       unread_message_ids: ids.sort(cmp),
     })),
-    mentions: [...mentions].sort(cmp),
-    count,
-    old_unreads_missing: rows.length === MAX_UNREAD_MESSAGES,
+    mentions: [...groups.mentions].sort(cmp),
+    count: groups.count,
   };
 }
 

@@ -1,6 +1,5 @@
 // The viewer's own lists: topic preferences, saved snippets, navigation views, video-call
-// authorization, and the features Parley keeps no data for yet (muted users, onboarding steps),
-// which are sent empty in Zulip's shapes.
+// authorization.
 import { toUnixSeconds } from '../../text.ts';
 import type { InitialState, Json } from './state.ts';
 import { STATE_PREFIX } from '../../calls/provider.ts';
@@ -11,12 +10,6 @@ export async function personalState(s: InitialState): Promise<Json> {
   const state: Json = {};
   const viewer = s.user;
   const jobs: Promise<void>[] = [];
-
-  if (s.want('muted_users')) state.muted_users = [];
-  if (s.want('onboarding_steps')) {
-    state.onboarding_steps = [];
-    state.navigation_tour_video_url = null;
-  }
 
   // Zulip sends the deprecated muted_topics only to clients that did not ask for user_topic.
   const wantMutedTopics = s.want('muted_topics') && (s.options.fetchEventTypes === null || !s.want('user_topic'));

@@ -6,54 +6,28 @@ import { fieldRecord, realmFields } from '../../users/profile-fields.ts';
 import { realmEmojiDict } from '../../emoji/custom.ts';
 import { SERVER_EMOJI_DATA_PATH } from '../../emoji/unicode.ts';
 import { serverSettings } from '../../realm/server-settings.ts';
-import {
-  MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH,
-  ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION,
-} from '../../realm/version.ts';
+import { brandingState } from '../../realm/branding.ts';
+import { THUMBNAIL_FORMATS } from '../../uploads/images.ts';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../realm/version.ts';
 import { toUnixSeconds } from '../../text.ts';
 import {
   CUSTOM_PROFILE_FIELD_TYPES, DEFAULT_EXTERNAL_ACCOUNTS, DEFAULT_JITSI_SERVER_URL, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECS,
-  GIPHY_RATING_OPTIONS, MAX_AVATAR_FILE_SIZE_MIB, MAX_DEACTIVATED_REALM_DELETION_DAYS, MAX_ICON_FILE_SIZE_MIB,
+  GIPHY_RATING_OPTIONS, MAX_AVATAR_FILE_SIZE_MIB, MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, MAX_DEACTIVATED_REALM_DELETION_DAYS, MAX_ICON_FILE_SIZE_MIB,
   MAX_LOGO_FILE_SIZE_MIB, MIN_DEACTIVATED_REALM_DELETION_DAYS, PASSWORD_MAX_LENGTH, PASSWORD_MIN_GUESSES,
-  PASSWORD_MIN_LENGTH, PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS, REPORT_MESSAGE_TYPES,
-  SERVER_GENERATION, STOP_WORDS, SUPPORTED_PERMISSION_SETTINGS, TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS,
+  PASSWORD_MIN_LENGTH, PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS,
+  SERVER_GENERATION, STOP_WORDS, TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS,
   TYPING_STOPPED_WAIT_MS, VIDEO_CHAT_PROVIDERS,
-} from './constants.ts';
-import type { GroupIndex } from './groups.ts';
+} from '../../limits.ts';
+import { SUPPORTED_PERMISSION_SETTINGS } from '../../groups/permission-settings.ts';
+import { REPORT_MESSAGE_TYPES } from '../../reports/report.ts';
+import { REALM_GROUP_SETTINGS, realmSettingsState } from '../../realm/settings.ts';
+import type { GroupIndex } from '../../groups/group-index.ts';
 import type { InitialState, Json } from './state.ts';
 
 /** Always sent, whatever the fetch types. */
 export function versionState(): Json {
   return { zulip_version: ZULIP_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, zulip_merge_base: ZULIP_MERGE_BASE };
 }
-
-/** Realm permission settings: API name → Realm column. */
-const REALM_GROUP_SETTINGS = {
-  create_multiuse_invite_group: 'createMultiuseInviteGroupId',
-  can_access_all_users_group: 'canAccessAllUsersGroupId',
-  can_add_custom_emoji_group: 'canAddCustomEmojiGroupId',
-  can_add_subscribers_group: 'canAddSubscribersGroupId',
-  can_create_bots_group: 'canCreateBotsGroupId',
-  can_create_groups: 'canCreateGroupsGroupId',
-  can_create_private_channel_group: 'canCreatePrivateChannelGroupId',
-  can_create_public_channel_group: 'canCreatePublicChannelGroupId',
-  can_create_web_public_channel_group: 'canCreateWebPublicChannelGroupId',
-  can_create_write_only_bots_group: 'canCreateWriteOnlyBotsGroupId',
-  can_delete_any_message_group: 'canDeleteAnyMessageGroupId',
-  can_delete_own_message_group: 'canDeleteOwnMessageGroupId',
-  can_invite_users_group: 'canInviteUsersGroupId',
-  can_manage_all_groups: 'canManageAllGroupsGroupId',
-  can_manage_billing_group: 'canManageBillingGroupId',
-  can_mention_many_users_group: 'canMentionManyUsersGroupId',
-  can_move_messages_between_channels_group: 'canMoveMessagesBetweenChannelsGroupId',
-  can_move_messages_between_topics_group: 'canMoveMessagesBetweenTopicsGroupId',
-  can_resolve_topics_group: 'canResolveTopicsGroupId',
-  can_set_delete_message_policy_group: 'canSetDeleteMessagePolicyGroupId',
-  can_set_topics_policy_group: 'canSetTopicsPolicyGroupId',
-  can_summarize_topics_group: 'canSummarizeTopicsGroupId',
-  direct_message_initiator_group: 'directMessageInitiatorGroupId',
-  direct_message_permission_group: 'directMessagePermissionGroupId',
-} as const;
 
 // Deprecated integer policies derived from group settings: the value for the setting's system
 // group, else the one for the largest group the old policy could express.
@@ -77,47 +51,10 @@ export async function realmState(s: InitialState): Promise<Json> {
   if (s.want('realm')) {
     const groups = await s.groups();
     const server = serverSettings(s.ctx);
-    Object.assign(state, {
-      realm_name: realm.name,
-      realm_description: realm.description,
+    Object.assign(state, realmSettingsState(realm), {
       realm_date_created: toUnixSeconds(realm.dateCreated),
-      realm_default_language: realm.defaultLanguage,
-      realm_invite_required: realm.inviteRequired,
-      realm_emails_restricted_to_domains: realm.emailsRestrictedToDomains,
-      realm_disallow_disposable_email_addresses: true,
-      realm_email_changes_disabled: false,
-      realm_name_changes_disabled: false,
-      realm_avatar_changes_disabled: false,
-      realm_require_unique_names: false,
-      realm_send_welcome_emails: true,
-      realm_message_content_allowed_in_email_notifications: true,
-      realm_enable_spectator_access: realm.enableSpectatorAccess,
-      realm_want_advertise_in_communities_directory: false,
-      realm_inline_image_preview: true,
-      realm_inline_url_embed_preview: false,
-      realm_digest_emails_enabled: false,
-      realm_digest_weekday: 1,
-      realm_waiting_period_threshold: realm.waitingPeriodThreshold,
       // Anonymous visitors may not edit, so the setting is shown as off for them.
       realm_allow_message_editing: user ? realm.allowMessageEditing : false,
-      realm_message_content_edit_limit_seconds: realm.messageContentEditLimitSeconds,
-      realm_message_content_delete_limit_seconds: realm.messageContentDeleteLimitSeconds,
-      realm_move_messages_within_stream_limit_seconds: realm.moveMessagesWithinStreamLimitSeconds,
-      realm_move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
-      realm_message_edit_history_visibility_policy: realm.allowEditHistory ? 'all' : 'none',
-      realm_allow_edit_history: realm.allowEditHistory,
-      // The legacy mandatory_topics flag, where set, means what disable_empty_topic means.
-      realm_topics_policy: realm.mandatoryTopics ? 'disable_empty_topic' : realm.topicsPolicy === 'inherit' ? 'allow_empty_topic' : realm.topicsPolicy,
-      realm_mandatory_topics: realm.mandatoryTopics || realm.topicsPolicy === 'disable_empty_topic',
-      // The API's -1 means "keep forever"; Parley stores that as null.
-      realm_message_retention_days: realm.messageRetentionDays ?? -1,
-      realm_video_chat_provider: realm.videoChatProvider,
-      realm_jitsi_server_url: null,
-      realm_giphy_rating: GIPHY_RATING_OPTIONS.g!.id,
-      realm_default_code_block_language: '',
-      realm_enable_read_receipts: false,
-      realm_enable_guest_user_indicator: true,
-      realm_enable_guest_user_dm_warning: true,
       realm_authentication_methods: {
         Email: { enabled: true, available: true },
         ...(config.devMode ? { Dev: { enabled: true, available: true } } : {}),
@@ -129,16 +66,10 @@ export async function realmState(s: InitialState): Promise<Json> {
       realm_presence_disabled: user == null,
       realm_is_zephyr_mirror_realm: false,
       realm_upload_quota_mib: null,
-      realm_org_type: 0,
       realm_plan_type: 1,
       zulip_plan_is_not_limited: true,
       upgrade_text_for_wide_organization_logo: 'Available on Zulip Cloud Standard. Upgrade to access.',
-      realm_icon_url: server.realmIcon,
-      realm_icon_source: 'G',
-      realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
-      realm_logo_source: 'D',
-      realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
-      realm_night_logo_source: 'D',
+      ...brandingState(realm, config.gravatarEnabled),
       max_icon_file_size_mib: MAX_ICON_FILE_SIZE_MIB,
       max_logo_file_size_mib: MAX_LOGO_FILE_SIZE_MIB,
       max_avatar_file_size_mib: MAX_AVATAR_FILE_SIZE_MIB,
@@ -149,10 +80,6 @@ export async function realmState(s: InitialState): Promise<Json> {
       realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
       realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
       settings_send_digest_emails: false,
-      realm_moderation_request_channel_id: realm.moderationRequestChannelId ?? -1,
-      realm_new_stream_announcements_stream_id: realm.newStreamAnnouncementsChannelId ?? -1,
-      realm_signup_announcements_stream_id: realm.signupAnnouncementsChannelId ?? -1,
-      realm_zulip_update_announcements_stream_id: realm.zulipUpdateAnnouncementsChannelId ?? -1,
       realm_empty_topic_display_name: realm.emptyTopicDisplayName,
 
       max_stream_name_length: MAX_CHANNEL_NAME_LENGTH,
@@ -171,7 +98,7 @@ export async function realmState(s: InitialState): Promise<Json> {
       server_generation: SERVER_GENERATION,
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
-      server_thumbnail_formats: [],
+      server_thumbnail_formats: THUMBNAIL_FORMATS.map((f) => ({ name: f.name, max_width: f.maxWidth, max_height: f.maxHeight, format: f.format, animated: f.animated })),
       server_avatar_changes_disabled: false,
       server_name_changes_disabled: false,
       server_needs_upgrade: false,
@@ -244,7 +171,6 @@ export async function realmListsState(s: InitialState): Promise<Json> {
   }
   // The legacy format cannot express URL templates, so it is always empty (as in Zulip).
   if (s.want('realm_filters')) state.realm_filters = [];
-  if (s.want('realm_playgrounds')) state.realm_playgrounds = [];
   // Parley runs no embedded bots and offers no incoming-webhook integrations yet.
   if (s.want('realm_embedded_bots')) state.realm_embedded_bots = [];
   if (s.want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = [] satisfies IncomingWebhookBot[];

@@ -6,7 +6,8 @@ import type { Realm, Subscription, User } from '../../../prisma/generated/client
 import type { Context } from '../../../schema/context.ts';
 import type { Config } from '../../../server/config.ts';
 import { isGuest } from '../../users/roles.ts';
-import { GroupIndex } from './groups.ts';
+import { GroupIndex } from '../../groups/group-index.ts';
+import { topicForClient } from '../../messages/topics.ts';
 
 /**
  * The register parameters that shape the initial data. `applyMarkdown`, `narrow` and
@@ -36,7 +37,7 @@ export type Json = Record<string, unknown>;
 export const USER_COLUMNS = {
   id: true, realmId: true, email: true, deliveryEmail: true, fullName: true, role: true, isActive: true,
   isBot: true, botType: true, botOwnerId: true, dateJoined: true, timezone: true, avatarSource: true,
-  avatarVersion: true, settings: true, lastActivity: true,
+  avatarVersion: true, avatarKey: true, settings: true, lastActivity: true,
 } as const;
 
 export type UserRow = Pick<User, keyof typeof USER_COLUMNS>;
@@ -65,7 +66,7 @@ export class InitialState {
 
   /** The empty topic as this client shows it: "" with `empty_topic_name`, else the realm's display name. */
   topicName(topic: string): string {
-    return topic === '' && !this.capability('empty_topic_name') ? this.realm.emptyTopicDisplayName : topic;
+    return topicForClient(topic, this.realm.emptyTopicDisplayName, this.capability('empty_topic_name'));
   }
 
   /** Runs `load` once per key and shares the result. */

@@ -1,12 +1,14 @@
 // People: the user list (`realm_user`), the viewer's own account fields, bots the viewer
 // administers (`realm_bot`), presence and status. Each is built from a fixed number of queries.
-import { avatarUrlFor, canSeeDeliveryEmail, gravatarUrl } from '../../users/present.ts';
+import { botRecordsFor } from '../../bots/bots.ts';
+import { canSeeDeliveryEmail } from '../../users/present.ts';
+import { avatarFields, avatarUrl } from '../../users/avatars.ts';
 import { isAdmin, isGuest, isModerator, isOwner, ROLE_GUEST, ROLE_MEMBER } from '../../users/roles.ts';
 import { toUnixSeconds } from '../../text.ts';
 import {
   DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, INACCESSIBLE_USER_AVATAR_URL, INACCESSIBLE_USER_NAME, LONG_TERM_IDLE_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS,
-} from './constants.ts';
-import { effectiveSettings } from './settings.ts';
+} from '../../limits.ts';
+import { effectiveSettings } from '../../settings/catalog.ts';
 import type { InitialState, Json } from './state.ts';
 import { userRecord } from '../../users/wire.ts';
 import { realmUrl } from '../../realm/urls.ts';
@@ -86,7 +88,7 @@ async function realmUserState(s: InitialState, state: Json): Promise<void> {
     const longTermIdle = (u.lastActivity ?? u.dateJoined).getTime() < idleBefore;
     // Which list a user is in says whether they are active: Zulip pops is_active from both.
     const { is_active: _isActive, ...record } = userRecord(u, {
-      viewer, clientGravatar, omitAvatarUrl: avatarOptional && longTermIdle, profileData: profiles.get(u.id) ?? {},
+      viewer, clientGravatar, gravatar: s.ctx.config.gravatarEnabled, omitAvatarUrl: avatarOptional && longTermIdle, profileData: profiles.get(u.id) ?? {},
     });
     (u.isActive ? active : inactive).push(record);
   }
@@ -109,20 +111,17 @@ async function ownAccountState(s: InitialState): Promise<Json> {
     may(realm.canInviteUsersGroupId),
   ]);
   const anonymousEmail = 'username@example.com';
-  const avatarSource = user?.avatarSource ?? 'G';
-  const avatarUrl = user ? avatarUrlFor(user, user, false)! : gravatarUrl(anonymousEmail, 1);
-  const avatarUrlMedium = user && user.avatarSource === 'U'
-    ? `/user_avatars/${user.realmId}/${user.id}-medium.png?version=${user.avatarVersion}`
-    : `${user ? gravatarUrl(user.deliveryEmail, user.avatarVersion) : gravatarUrl(anonymousEmail, 1)}&s=500`;
+  // Spectators appear as an anonymous user (ID 0) with a default avatar.
+  const avatar = avatarFields(user ?? { id: 0, realmId: realm.id, deliveryEmail: anonymousEmail, avatarSource: 'G', avatarVersion: 1, avatarKey: null }, s.ctx.config.gravatarEnabled);
   const role = user?.role ?? ROLE_GUEST;
   return {
     user_id: user?.id ?? 0,
     email: user?.email ?? anonymousEmail,
     delivery_email: user?.deliveryEmail ?? anonymousEmail,
     full_name: user?.fullName ?? 'Anonymous User',
-    avatar_source: avatarSource,
-    avatar_url: avatarUrl,
-    avatar_url_medium: avatarUrlMedium,
+    avatar_source: avatar.avatar_source,
+    avatar_url: avatar.avatar_url,
+    avatar_url_medium: avatar.avatar_url_medium,
     is_admin: isAdmin({ role }),
     is_owner: isOwner({ role }),
     is_moderator: isModerator({ role }),
@@ -143,24 +142,7 @@ async function botsState(s: InitialState, state: Json): Promise<void> {
     state.realm_bots = [];
     return;
   }
-  const bots = await s.db.user.findMany({
-    where: { realmId: s.realm.id, isBot: true, ...(isAdmin(viewer) ? {} : { botOwnerId: viewer.id }) },
-    orderBy: { id: 'asc' },
-  });
-  state.realm_bots = bots.map((b) => ({
-    user_id: b.id,
-    email: b.email,
-    full_name: b.fullName,
-    bot_type: b.botType,
-    is_active: b.isActive,
-    api_key: b.apiKey,
-    default_sending_stream: null,
-    default_events_register_stream: null,
-    default_all_public_streams: false,
-    owner_id: b.botOwnerId,
-    avatar_url: avatarUrlFor(viewer, b, false)!,
-    services: [],
-  }));
+  state.realm_bots = await botRecordsFor(s.db, s.realm.id, viewer, s.ctx.config.gravatarEnabled);
 }
 
 /**

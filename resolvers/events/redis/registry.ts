@@ -20,7 +20,7 @@
 import type { Delivery, EventBus, ParleyEvent } from '../bus.ts';
 import type { QueueOptions, QueuedEvent } from '../queue.ts';
 import { tailorForQueue, type WireEvent } from '../kinds.ts';
-import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle, STREAM_RESUME_WINDOW } from '../queues.ts';
+import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle, type UserQueues, STREAM_RESUME_WINDOW } from '../queues.ts';
 import type { RegistryOptions } from '../registry.ts';
 import { BadEventQueueIdError } from '../../errors.ts';
 import type { RedisLink } from './link.ts';
@@ -145,6 +145,10 @@ export class RedisQueueRegistry implements EventQueues {
   async delete(queue: QueueHandle): Promise<void> {
     // Redis tells every process's waiters (this one's too) over the queue's wake channel.
     await this.store.delete(queue.id);
+  }
+
+  userQueues(userId: number): Promise<UserQueues> {
+    return this.store.userQueues(userId);
   }
 
   async deleteUserQueues(realmId: number, userId: number): Promise<void> {

@@ -106,6 +106,14 @@ export class RedisQueueStore {
     return this.link.command.smembers(`${this.prefix}u:${userId}`);
   }
 
+  /** How many queues the user has, and the soonest time one of them becomes idle. */
+  async userQueues(userId: number): Promise<{ count: number; nextExpiry: number | null }> {
+    const ids = await this.userQueueIds(userId);
+    if (!ids.length) return { count: 0, nextExpiry: null };
+    const scores = (await this.link.command.zmscore(`${this.prefix}expiry`, ...ids)).filter((s): s is string => s != null).map(Number);
+    return { count: scores.length, nextExpiry: scores.length ? Math.min(...scores) : null };
+  }
+
   async delete(id: string): Promise<boolean> {
     return (await this.run('parleyQueueDelete', id)) === 1;
   }

@@ -1,5 +1,20 @@
-// Server-wide values sent in the register response. Tests and docs import them from here, so the
-// numbers a client is told and the numbers the server uses cannot drift apart.
+// Server-wide limits and protocol values: the domain enforces them and register reports them, both
+// reading them from here, so the numbers a client is told and the numbers the server uses cannot
+// drift apart.
+
+/**
+ * The longest text a column under a b-tree index may hold where Zulip sets no limit of its own
+ * (an index entry holds at most 2704 bytes: 600 code points of up to 4 UTF-8 bytes, with the
+ * other key columns, fit). Longer values are the caller's error, not the database's.
+ */
+export const MAX_INDEXED_TEXT_LENGTH = 600;
+
+// Zulip's documented content limits.
+export const MAX_MESSAGE_LENGTH = 10000;
+export const MAX_TOPIC_LENGTH = 60;
+export const MAX_CHANNEL_NAME_LENGTH = 60;
+export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+export const MAX_MESSAGES_PER_FETCH = 5000;
 
 // Typing-notification protocol (POST /typing), in milliseconds. Zulip's documented server defaults
 // (zproject/default_settings.py): a composing client repeats `start` every 30 s, sends `stop` after
@@ -51,14 +66,6 @@ export const DEFAULT_JITSI_SERVER_URL = 'https://meet.jit.si';
 export const INACCESSIBLE_USER_NAME = 'Unknown user';
 export const INACCESSIBLE_USER_AVATAR_URL = '/static/images/unknown-user-avatar.png';
 
-/** `POST /messages/{id}/report` reasons, as `server_report_message_types` lists them. */
-export const REPORT_MESSAGE_TYPES: { key: string; name: string }[] = [
-  { key: 'spam', name: 'Spam' },
-  { key: 'harassment', name: 'Harassment' },
-  { key: 'inappropriate', name: 'Inappropriate content' },
-  { key: 'norms', name: 'Violates community norms' },
-  { key: 'other', name: 'Other reason' },
-];
 
 /** Custom profile field types, keyed as Zulip's `custom_profile_field_types`. */
 export const CUSTOM_PROFILE_FIELD_TYPES: Record<string, { id: number; name: string }> = {
@@ -119,86 +126,9 @@ export const STOP_WORDS = [
 /** When this server process started (seconds): `server_generation`. */
 export const SERVER_GENERATION = Math.floor(Date.now() / 1000);
 
-/**
- * Group permission settings the server supports (`server_supported_permission_settings`), with
- * Zulip's rules for which groups each may be set to.
- */
-interface PermissionSetting {
-  require_system_group: boolean;
-  allow_internet_group: boolean;
-  allow_nobody_group: boolean;
-  allow_everyone_group: boolean;
-  default_group_name: string;
-  default_for_system_groups: string | null;
-  allowed_system_groups: string[];
-}
 
-function setting(
-  allowNobody: boolean, allowEveryone: boolean, defaultGroup: string,
-  extra: Partial<PermissionSetting> = {},
-): PermissionSetting {
-  return {
-    require_system_group: false,
-    allow_internet_group: false,
-    allow_nobody_group: allowNobody,
-    allow_everyone_group: allowEveryone,
-    default_group_name: defaultGroup,
-    default_for_system_groups: null,
-    allowed_system_groups: [],
-    ...extra,
-  };
-}
+/** Zulip's limit on the comment e-mailed to a deactivated user. */
+export const MAX_DEACTIVATION_COMMENT_LENGTH = 2000;
 
-export const SUPPORTED_PERMISSION_SETTINGS = {
-  realm: {
-    create_multiuse_invite_group: setting(true, false, 'role:administrators'),
-    can_access_all_users_group: setting(false, true, 'role:everyone', {
-      require_system_group: true, allowed_system_groups: ['role:everyone', 'role:members'],
-    }),
-    can_add_subscribers_group: setting(true, false, 'role:members'),
-    can_add_custom_emoji_group: setting(true, false, 'role:members'),
-    can_create_bots_group: setting(true, false, 'role:members'),
-    can_create_groups: setting(true, false, 'role:members'),
-    can_create_public_channel_group: setting(true, false, 'role:members'),
-    can_create_private_channel_group: setting(true, false, 'role:members'),
-    can_create_web_public_channel_group: setting(true, false, 'role:owners', {
-      require_system_group: true,
-      allowed_system_groups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
-    }),
-    can_create_write_only_bots_group: setting(true, false, 'role:members'),
-    can_delete_any_message_group: setting(true, false, 'role:administrators'),
-    can_delete_own_message_group: setting(true, true, 'role:everyone'),
-    can_invite_users_group: setting(true, false, 'role:members'),
-    can_manage_all_groups: setting(false, false, 'role:owners'),
-    can_manage_billing_group: setting(false, false, 'role:administrators'),
-    can_mention_many_users_group: setting(true, true, 'role:administrators'),
-    can_move_messages_between_channels_group: setting(true, false, 'role:members'),
-    can_move_messages_between_topics_group: setting(true, true, 'role:everyone'),
-    can_resolve_topics_group: setting(true, true, 'role:everyone'),
-    can_set_delete_message_policy_group: setting(true, false, 'role:moderators'),
-    can_set_topics_policy_group: setting(true, true, 'role:members'),
-    can_summarize_topics_group: setting(true, true, 'role:everyone'),
-    direct_message_initiator_group: setting(true, true, 'role:everyone'),
-    direct_message_permission_group: setting(true, true, 'role:everyone'),
-  },
-  stream: {
-    can_add_subscribers_group: setting(true, false, 'role:nobody'),
-    can_administer_channel_group: setting(true, false, 'channel_creator'),
-    can_delete_any_message_group: setting(true, true, 'role:nobody'),
-    can_delete_own_message_group: setting(true, true, 'role:nobody'),
-    can_move_messages_out_of_channel_group: setting(true, true, 'role:nobody'),
-    can_move_messages_within_channel_group: setting(true, true, 'role:nobody'),
-    can_remove_subscribers_group: setting(true, true, 'role:administrators'),
-    can_send_message_group: setting(true, true, 'role:everyone'),
-    can_subscribe_group: setting(true, false, 'role:nobody'),
-    can_resolve_topics_group: setting(true, true, 'role:nobody'),
-  },
-  group: {
-    can_add_members_group: setting(true, false, 'group_creator', { default_for_system_groups: 'role:nobody' }),
-    can_join_group: setting(true, false, 'role:nobody', { default_for_system_groups: 'role:nobody' }),
-    can_leave_group: setting(true, true, 'role:everyone', { default_for_system_groups: 'role:nobody' }),
-    can_manage_group: setting(true, false, 'group_creator', { default_for_system_groups: 'role:nobody' }),
-    can_mention_group: setting(true, true, 'role:everyone', { default_for_system_groups: 'role:nobody' }),
-    can_remove_members_group: setting(true, false, 'role:nobody', { default_for_system_groups: 'role:nobody' }),
-  },
-};
+/** Characters (keys plus values) one user may keep in /bot_storage (Zulip's USER_STATE_SIZE_LIMIT). */
+export const BOT_STORAGE_SIZE_LIMIT = 10_000_000;

@@ -1,0 +1,70 @@
+// Password reset by e-mail. The link's token is signed with a server secret over the user, an expiry
+// and the current password hash, so it needs no table, dies when it expires, and is spent by the
+// reset itself (the hash it was made from changes).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import { BadRequestError } from '../errors.ts';
+import { serverSecret } from './secrets.ts';
+import { hashPassword } from './credentials.ts';
+import { isStrongPassword } from '../settings/passwords.ts';
+import { realmUrl } from '../realm/urls.ts';
+import { exactInsensitive } from '../rows.ts';
+
+/** How long a reset link works. */
+export const RESET_LINK_HOURS = 24;
+const INVALID = 'The password reset link is invalid or has expired.';
+
+async function signature(ctx: Pick<Context, 'db'>, userId: number, expires: number, passwordHash: string | null): Promise<string> {
+  const secret = await serverSecret(ctx.db, 'password-reset');
+  return createHmac('sha256', secret).update(`${userId}.${expires}.${passwordHash ?? ''}`).digest('base64url');
+}
+
+export async function passwordResetToken(ctx: Pick<Context, 'db'>, user: Pick<User, 'id' | 'passwordHash'>, now = Date.now()): Promise<string> {
+  const expires = Math.floor(now / 1000) + RESET_LINK_HOURS * 3600;
+  return `${user.id}-${expires}-${await signature(ctx, user.id, expires, user.passwordHash)}`;
+}
+
+/** The active human of the organization a token names, if the token is genuine and current. */
+export async function userForResetToken(ctx: Pick<Context, 'db' | 'realm'>, token: string): Promise<User> {
+  const match = /^(\d{1,10})-(\d{1,12})-([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) throw new BadRequestError(INVALID);
+  const [userId, expires] = [Number(match[1]), Number(match[2])];
+  if (expires * 1000 < Date.now()) throw new BadRequestError(INVALID);
+  const user = await ctx.db.user.findFirst({ where: { id: userId, realmId: ctx.realm.id, isBot: false, isActive: true } });
+  if (!user) throw new BadRequestError(INVALID);
+  const expected = Buffer.from(await signature(ctx, user.id, expires, user.passwordHash));
+  const given = Buffer.from(match[3]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new BadRequestError(INVALID);
+  return user;
+}
+
+/**
+ * Sends a reset link to the address if it belongs to an active human of the organization. Says
+ * nothing either way, so the form does not reveal who has an account.
+ */
+export async function requestPasswordReset(ctx: Context, email: string): Promise<void> {
+  const user = await ctx.db.user.findFirst({
+    where: { realmId: ctx.realm.id, isBot: false, isActive: true, OR: [{ deliveryEmail: exactInsensitive(email.trim()) }, { email: exactInsensitive(email.trim()) }] },
+  });
+  if (!user) return;
+  const link = `${realmUrl(ctx.realm, ctx.config)}/accounts/password/reset/${await passwordResetToken(ctx, user)}/`;
+  await ctx.mailer?.send({
+    to: user.deliveryEmail,
+    subject: `Reset your password for ${ctx.realm.name}`,
+    text: `Somebody (possibly you) requested a new password for the account ${user.deliveryEmail} on ${ctx.realm.name}.\n\n`
+      + `To set a new password, visit this link within ${RESET_LINK_HOURS} hours:\n    ${link}\n\n`
+      + 'If you did not request it, you can ignore this e-mail: your password has not changed.\n',
+  }).catch(() => {});
+}
+
+/** Sets the password the link was made for; the link stops working. */
+export async function resetPassword(ctx: Context, token: string, newPassword: string): Promise<User> {
+  const user = await userForResetToken(ctx, token);
+  if (!isStrongPassword(newPassword)) throw new BadRequestError('The password is too weak.');
+  const passwordHash = await hashPassword(newPassword);
+  // Only if nothing changed the password meanwhile: a token works once.
+  const { count } = await ctx.db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash } });
+  if (!count) throw new BadRequestError(INVALID);
+  return user;
+}

@@ -1,0 +1,25 @@
+// GET /messages/{message_id}/read_receipts (Zulip's read_receipts view): who has read a message,
+// among those who share that. Never the sender, nor deactivated users, nor users whose
+// send_read_receipts is off, nor users the viewer muted or who muted the viewer (whose instant
+// reads would give the muting away); historical rows count (a reader who starred a public message).
+import type { User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import { BadRequestError } from '../errors.ts';
+import { effectiveSettings } from '../settings/catalog.ts';
+import { accessMessage } from './access.ts';
+import { listMutedUsers, usersMuting } from '../users/muted-users.ts';
+
+export async function readReceipts(ctx: Context, viewer: User, messageId: number): Promise<number[]> {
+  const { message } = await accessMessage(ctx.db, viewer, messageId);
+  if (!ctx.realm.enableReadReceipts) throw new BadRequestError('Read receipts are disabled in this organization.');
+  const readers = await ctx.db.userMessage.findMany({
+    where: { messageId: message.id, read: true, userId: { not: message.senderId }, user: { isActive: true } },
+    select: { user: { select: { id: true, settings: true } } },
+    orderBy: { userId: 'asc' },
+  });
+  const [muting, muted] = await Promise.all([usersMuting(ctx.db, ctx.realm.id, viewer.id), listMutedUsers(ctx.db, viewer)]);
+  const hidden = new Set([...muting, ...muted.map((m) => m.id)]);
+  return readers
+    .filter((r) => !hidden.has(r.user.id) && effectiveSettings(r.user, ctx.realm).send_read_receipts)
+    .map((r) => r.user.id);
+}

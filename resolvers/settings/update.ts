@@ -1,0 +1,86 @@
+// PATCH /settings (Zulip's json_change_settings): the user's own name, password, time zone and
+// personal settings. Everything is checked before anything is written, then written in one
+// transaction; only settings whose value changes are announced.
+import type { User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import { BadRequestError } from '../errors.ts';
+import { checkPassword, hashPassword } from '../auth/credentials.ts';
+import { validateEmail, validateFullName } from '../users/create.ts';
+import { accessToUser } from '../users/audience.ts';
+import { isAdmin } from '../users/roles.ts';
+import { inTransaction } from '../transaction.ts';
+import { canonicalTimezone, checkSettingValue, isUserSettingName, type UserSettings } from './catalog.ts';
+import { changeUserSettings, type SettingChanges } from './change.ts';
+import { isStrongPassword } from './passwords.ts';
+import { exactInsensitive } from '../rows.ts';
+
+export interface SettingsUpdate {
+  fullName?: string | null;
+  email?: string | null;
+  oldPassword?: string | null;
+  newPassword?: string | null;
+  timezone?: string | null;
+  settings?: Partial<Record<string, unknown>> | null;
+}
+
+export async function updateOwnSettings(ctx: Context, user: User, input: SettingsUpdate): Promise<void> {
+  if (user.isBot) throw new BadRequestError('This endpoint does not accept bot requests.');
+  const changes: SettingChanges = {};
+  for (const [name, value] of Object.entries(input.settings ?? {})) {
+    if (value == null) continue;
+    if (!isUserSettingName(name)) throw new BadRequestError(`Unknown setting: ${name}`);
+    checkSettingValue(name, value);
+    (changes as Record<string, unknown>)[name] = value as UserSettings[typeof name];
+  }
+  if (input.timezone != null) changes.timezone = canonicalTimezone(input.timezone);
+
+  let passwordHash: string | null = null;
+  if (input.newPassword != null) {
+    if (!(await checkPassword(user.passwordHash, input.oldPassword ?? ''))) throw new BadRequestError('Wrong password!');
+    if (!isStrongPassword(input.newPassword)) throw new BadRequestError('New password is too weak!');
+    passwordHash = await hashPassword(input.newPassword);
+  }
+
+  if (input.email != null) {
+    const email = input.email.trim();
+    if (email !== user.deliveryEmail) await refuseEmailChange(ctx, user, email);
+  }
+
+  // Zulip ignores name changes the organization forbids, without an error: its own clients do not offer them.
+  let fullName: string | null = null;
+  if (input.fullName != null && input.fullName !== user.fullName && (!ctx.realm.nameChangesDisabled || isAdmin(user))) {
+    fullName = validateFullName(input.fullName);
+    if (ctx.realm.requireUniqueNames) await checkNameAvailable(ctx, user, fullName);
+  }
+
+  await inTransaction(ctx, async (tx) => {
+    if (passwordHash) await tx.db.user.update({ where: { id: user.id }, data: { passwordHash } });
+    if (fullName !== null && fullName !== user.fullName) {
+      await tx.db.user.update({ where: { id: user.id }, data: { fullName } });
+      const { userIds } = await accessToUser(tx.db, ctx.realm, user);
+      tx.events.publish(ctx.realm.id, userIds, { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } });
+    }
+    await changeUserSettings(tx, user, changes);
+  });
+}
+
+/** Zulip's check_full_name with require_unique_names: no other user of the organization has the name. */
+async function checkNameAvailable(ctx: Context, user: User, fullName: string): Promise<void> {
+  const clash = await ctx.db.user.findFirst({ where: { realmId: ctx.realm.id, id: { not: user.id }, fullName: exactInsensitive(fullName) }, select: { id: true } });
+  if (clash) throw new BadRequestError('Unique names required in this organization.');
+}
+
+/**
+ * A new e-mail address is checked as Zulip's validate_email_change_request does; Zulip then mails a
+ * confirmation link to it, and Parley sends no e-mail, so the change itself is refused.
+ */
+async function refuseEmailChange(ctx: Context, user: User, email: string): Promise<void> {
+  if (ctx.realm.emailChangesDisabled && !isAdmin(user)) throw new BadRequestError('Email address changes are disabled in this organization.');
+  validateEmail(email);
+  const clash = await ctx.db.user.findFirst({
+    where: { realmId: ctx.realm.id, id: { not: user.id }, OR: [{ email: exactInsensitive(email) }, { deliveryEmail: exactInsensitive(email) }] },
+    select: { id: true },
+  });
+  if (clash) throw new BadRequestError('Already has an account.');
+  throw new BadRequestError('Changing an e-mail address needs a confirmation e-mail, and this server sends no e-mail. An administrator can change it.');
+}

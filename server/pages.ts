@@ -1,0 +1,162 @@
+// The few server-rendered pages a person reaches from an e-mail or a shared link, with no client
+// app: signing up with an invitation (/join/<key>/), asking for a password reset
+// (/accounts/password/reset/) and setting the new password (/accounts/password/reset/<token>/).
+// Minimal HTML forms; the work is the domain's (resolvers/invites/signup.ts, resolvers/auth/password-reset.ts).
+import type Koa from 'koa';
+import type { Services } from './context.ts';
+import { discardBody, parseUrlencoded, readBody, type FormFields } from './request-body.ts';
+import type { Context } from '../schema/context.ts';
+import { realmForHost } from '../resolvers/auth/authenticate.ts';
+import { ParleyError } from '../resolvers/errors.ts';
+import { confirmAddressForLink, invitationForKey } from '../resolvers/invites/invites.ts';
+import { signUp } from '../resolvers/invites/signup.ts';
+import { requestPasswordReset, resetPassword, userForResetToken } from '../resolvers/auth/password-reset.ts';
+
+const JOIN = /^\/join\/([^/]+)\/?$/;
+const RESET_REQUEST = /^\/accounts\/password\/reset\/?$/;
+const RESET = /^\/accounts\/password\/reset\/([^/]+)\/?$/;
+
+export function isPagePath(path: string): boolean {
+  return JOIN.test(path) || RESET_REQUEST.test(path) || RESET.test(path);
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}
+input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00}</style>
+</head><body><h1>${escape(title)}</h1>
+${body}
+</body></html>`;
+}
+
+function field(label: string, name: string, type: string, value = ''): string {
+  return `<label for="${name}">${escape(label)}</label><input id="${name}" name="${name}" type="${type}" value="${escape(value)}" required>`;
+}
+
+export async function servePage(ctx: Koa.Context, services: Services): Promise<void> {
+  if (ctx.method !== 'GET' && ctx.method !== 'POST') {
+    ctx.status = 405;
+    return;
+  }
+  // Links carry secrets: keep them out of other sites' Referer headers and out of caches.
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'html';
+  let realm;
+  try {
+    realm = await realmForHost(services.db, ctx.get('host'), services.config);
+  } catch {
+    ctx.status = 404;
+    ctx.body = page('Organization not found', '<p>There is no organization at this address.</p>');
+    return;
+  }
+  const domain: Context = { ...services, realm, user: null, clientName: 'website' };
+  // The forms are sent by people without credentials: the small body limit, read as Django reads forms.
+  let form: FormFields = Object.create(null);
+  if (ctx.method === 'POST' && ctx.is('urlencoded')) {
+    try {
+      form = parseUrlencoded((await readBody(ctx, services.config.limits.anonymousMaxBodyBytes)).toString('utf8'));
+    } catch (error) {
+      await discardBody(ctx);
+      ctx.status = error instanceof ParleyError ? error.httpStatus : 400;
+      ctx.body = page('Invalid request', `<p class="error">${escape(error instanceof ParleyError ? error.message : 'Malformed request body')}</p>`);
+      return;
+    }
+  } else await discardBody(ctx);
+  const text = (name: string) => {
+    const value = form[name];
+    return Array.isArray(value) ? value[value.length - 1]! : value ?? '';
+  };
+
+  let match: RegExpExecArray | null;
+  if ((match = JOIN.exec(ctx.path))) {
+    const key = match[1]!;
+    let invitation;
+    try {
+      invitation = await invitationForKey(domain, key);
+    } catch (error) {
+      ctx.status = 404;
+      ctx.body = page('Invitation not valid', `<p class="error">${escape((error as Error).message)}</p>`);
+      return;
+    }
+    const render = (error?: string) => page(`Join ${realm.name}`, `${error ? `<p class="error">${escape(error)}</p>` : ''}
+<form method="post">
+${invitation.email ? `<p>Creating the account for <strong>${escape(invitation.email)}</strong>.</p>` : field('E-mail address', 'email', 'email', text('email'))}
+${field('Full name', 'full_name', 'text', text('full_name'))}
+${field('Password', 'password', 'password')}
+<button type="submit">Create account</button>
+</form>`);
+    // With e-mail, a reusable link first confirms the address by mailing it a link of its own.
+    if (invitation.email === null && services.mailer?.delivers) {
+      const ask = (error?: string) => page(`Join ${realm.name}`, `${error ? `<p class="error">${escape(error)}</p>` : ''}
+<form method="post">${field('E-mail address', 'email', 'email', text('email'))}<button type="submit">Continue</button></form>`);
+      if (ctx.method === 'GET') {
+        ctx.body = ask();
+        return;
+      }
+      try {
+        await confirmAddressForLink(domain, key, text('email'));
+        ctx.body = page('Check your e-mail', `<p>We have sent a link to <strong>${escape(text('email'))}</strong>. Follow it to finish creating your account.</p>`);
+      } catch (error) {
+        if (!(error instanceof ParleyError)) throw error;
+        ctx.status = 400;
+        ctx.body = ask(error.message);
+      }
+      return;
+    }
+    if (ctx.method === 'GET') {
+      ctx.body = render();
+      return;
+    }
+    try {
+      const user = await signUp(domain, key, { email: text('email'), fullName: text('full_name'), password: text('password') });
+      ctx.body = page(`Welcome to ${realm.name}`, `<p>Your account <strong>${escape(user.deliveryEmail)}</strong> is ready. Log in with your e-mail address and password in any Zulip app, at <code>${escape(new URL(ctx.href).origin)}</code>.</p>`);
+    } catch (error) {
+      if (!(error instanceof ParleyError)) throw error;
+      ctx.status = 400;
+      ctx.body = render(error.message);
+    }
+    return;
+  }
+
+  if (RESET_REQUEST.test(ctx.path)) {
+    if (ctx.method === 'GET') {
+      ctx.body = page('Reset your password', `<form method="post">${field('E-mail address', 'email', 'email')}<button type="submit">Send reset link</button></form>`);
+      return;
+    }
+    await requestPasswordReset(domain, text('email'));
+    ctx.body = page('Check your e-mail', '<p>If an account exists for this address, we have sent it a link to set a new password.</p>');
+    return;
+  }
+
+  if ((match = RESET.exec(ctx.path))) {
+    const token = match[1]!;
+    const render = (error?: string) => page('Set a new password', `${error ? `<p class="error">${escape(error)}</p>` : ''}
+<form method="post">${field('New password', 'new_password', 'password')}<button type="submit">Set password</button></form>`);
+    try {
+      await userForResetToken(domain, token);
+    } catch (error) {
+      ctx.status = 404;
+      ctx.body = page('Link not valid', `<p class="error">${escape((error as Error).message)}</p><p><a href="/accounts/password/reset/">Ask for a new link</a></p>`);
+      return;
+    }
+    if (ctx.method === 'GET') {
+      ctx.body = render();
+      return;
+    }
+    try {
+      await resetPassword(domain, token, text('new_password'));
+      ctx.body = page('Password changed', '<p>Your password has been changed. You can log in with it now.</p>');
+    } catch (error) {
+      if (!(error instanceof ParleyError)) throw error;
+      ctx.status = 400;
+      ctx.body = render(error.message);
+    }
+  }
+}

@@ -1,0 +1,136 @@
+// POST /messages/{message_id}/typing (Zulip's send_message_edit_notification_backend): only who may
+// edit a message's content announces editing it; `typing_edit_message` events reach whoever would
+// see the edit and receives typing notifications, per queue's empty-topic capability. And GraphQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { validateEvent } from '../support/openapi.ts';
+import type { ApiClient } from '../support/client.ts';
+import { fails, ok } from '../graphql/helpers.ts';
+
+let t: TestServer;
+let alice: MadeUser;
+let bob: MadeUser;
+let carol: MadeUser;
+let channelId: number;
+
+async function queue(c: ApiClient, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await c.post('/register', { event_types: ['typing_edit_message'], ...extra });
+  expect(res.status).toBe(200);
+  return res.body.queue_id;
+}
+async function events(c: ApiClient, queueId: string) {
+  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  expect(res.status).toBe(200);
+  for (const e of res.body.events) validateEvent(e);
+  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
+}
+async function setSetting(user: MadeUser, settings: Record<string, boolean>) {
+  await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { settings } });
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  alice = await makeUser(t, { fullName: 'Alice' });
+  bob = await makeUser(t, { fullName: 'Bob' });
+  carol = await makeUser(t, { fullName: 'Carol' });
+  channelId = await makeChannel(t.client(alice), 'drafting');
+  await t.client(bob).post('/users/me/subscriptions', { subscriptions: [{ name: 'drafting' }] });
+});
+afterAll(async () => { await t?.close(); });
+
+describe('POST /messages/{message_id}/typing', () => {
+  it('tells the channel\'s subscribers (not others) that the sender is editing', async () => {
+    const id = await sendToChannel(t.client(alice), 'drafting', 'notes', 'first take');
+    const bobQueue = await queue(t.client(bob), { client_capabilities: { empty_topic_name: true } });
+    const carolQueue = await queue(t.client(carol));
+    const res = await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await t.client(alice).post(`/messages/${id}/typing`, { op: 'stop' });
+    expect(await events(t.client(bob), bobQueue)).toEqual([
+      { type: 'typing_edit_message', op: 'start', sender_id: alice.userId, message_id: id, recipient: { type: 'channel', channel_id: channelId, topic: 'notes' }, id: 0 },
+      { type: 'typing_edit_message', op: 'stop', sender_id: alice.userId, message_id: id, recipient: { type: 'channel', channel_id: channelId, topic: 'notes' }, id: 1 },
+    ]);
+    expect(await events(t.client(carol), carolQueue)).toEqual([]);
+  });
+
+  it('names the empty topic as each queue can show it', async () => {
+    const id = await sendToChannel(t.client(alice), 'drafting', '', 'topicless');
+    const modern = await queue(t.client(bob), { client_capabilities: { empty_topic_name: true } });
+    const legacy = await queue(t.client(bob));
+    await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
+    expect((await events(t.client(bob), modern))[0].recipient.topic).toBe('');
+    expect((await events(t.client(bob), legacy))[0].recipient.topic).toBe('general chat');
+  });
+
+  it('tells every participant of a direct message, listing them', async () => {
+    const id = await sendDirect(t.client(alice), [bob.userId, carol.userId], 'group draft');
+    const carolQueue = await queue(t.client(carol));
+    await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
+    const [event] = await events(t.client(carol), carolQueue);
+    expect(event).toMatchObject({ type: 'typing_edit_message', op: 'start', sender_id: alice.userId, message_id: id });
+    expect(event.recipient).toEqual({ type: 'direct', user_ids: [alice.userId, bob.userId, carol.userId].sort((a, b) => a - b) });
+  });
+
+  it('skips users who turned typing notifications off', async () => {
+    const id = await sendDirect(t.client(alice), [bob.userId, carol.userId], 'quiet');
+    await setSetting(carol, { receives_typing_notifications: false });
+    try {
+      const carolQueue = await queue(t.client(carol));
+      const bobQueue = await queue(t.client(bob));
+      await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
+      expect(await events(t.client(carol), carolQueue)).toEqual([]);
+      const [event] = await events(t.client(bob), bobQueue);
+      expect(event.recipient.user_ids).not.toContain(carol.userId);
+    } finally {
+      await setSetting(carol, {});
+    }
+  });
+
+  it('is refused to senders who turned their typing notifications off', async () => {
+    const channelMessage = await sendToChannel(t.client(alice), 'drafting', 'notes', 'x');
+    const direct = await sendDirect(t.client(alice), [bob.userId], 'y');
+    await setSetting(alice, { send_stream_typing_notifications: false, send_private_typing_notifications: false });
+    try {
+      expect((await t.client(alice).post(`/messages/${channelMessage}/typing`, { op: 'start' })).body)
+        .toMatchObject({ code: 'BAD_REQUEST', msg: 'User has disabled typing notifications for channel messages' });
+      expect((await t.client(alice).post(`/messages/${direct}/typing`, { op: 'start' })).body)
+        .toMatchObject({ code: 'BAD_REQUEST', msg: 'User has disabled typing notifications for direct messages' });
+    } finally {
+      await setSetting(alice, {});
+    }
+  });
+
+  it('is only for messages the user may edit', async () => {
+    const id = await sendToChannel(t.client(alice), 'drafting', 'notes', 'alice wrote this');
+    const bobQueue = await queue(t.client(bob));
+    expect((await t.client(bob).post(`/messages/${id}/typing`, { op: 'start' })).body)
+      .toMatchObject({ code: 'BAD_REQUEST', msg: "You don't have permission to edit this message" });
+    const dm = await sendDirect(t.client(alice), [bob.userId], 'not for carol');
+    expect((await t.client(carol).post(`/messages/${dm}/typing`, { op: 'start' })).body).toMatchObject({ msg: 'Invalid message(s)' });
+    await t.server.database.prisma.realm.updateMany({ data: { messageContentEditLimitSeconds: 1 } });
+    await t.server.database.prisma.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 60_000) } });
+    try {
+      expect((await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' })).body)
+        .toMatchObject({ msg: 'The time limit for editing this message has passed' });
+    } finally {
+      await t.server.database.prisma.realm.updateMany({ data: { messageContentEditLimitSeconds: 600 } });
+    }
+    expect(await events(t.client(bob), bobQueue)).toEqual([]);
+  });
+
+  it('requires a valid op', async () => {
+    const id = await sendToChannel(t.client(alice), 'drafting', 'notes', 'z');
+    expect((await t.client(alice).post(`/messages/${id}/typing`, {})).body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'op' });
+    expect((await t.client(alice).post(`/messages/${id}/typing`, { op: 'maybe' })).status).toBe(400);
+  });
+
+  it('through GraphQL: setEditTypingStatus', async () => {
+    const id = await sendToChannel(t.client(alice), 'drafting', 'notes', 'gql');
+    const bobQueue = await queue(t.client(bob));
+    expect((await ok(t, 'mutation($id: Int!) { setEditTypingStatus(messageId: $id, op: "start") }', { id }, alice)).setEditTypingStatus).toBe(true);
+    expect(await events(t.client(bob), bobQueue)).toHaveLength(1);
+    const { error } = await fails(t, 'mutation($id: Int!) { setEditTypingStatus(messageId: $id, op: "start") }', { id }, bob);
+    expect(error.message).toBe("You don't have permission to edit this message");
+  });
+});

@@ -1,0 +1,38 @@
+// A real SMTP server for tests (the smtp-server package), keeping every message it receives,
+// parsed (mailparser): the server under test sends to it through PARLEY_SMTP_URL.
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+
+export interface SmtpSink {
+  url: string;
+  messages: ParsedMail[];
+  /** The messages sent to `address` so far. */
+  to(address: string): ParsedMail[];
+  close(): Promise<void>;
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream).then((mail) => {
+        messages.push(mail);
+        callback();
+      }, callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    to: (address) => messages.filter((m) => {
+      const to = Array.isArray(m.to) ? m.to : m.to ? [m.to] : [];
+      return to.some((a) => a.value.some((v) => v.address?.toLowerCase() === address.toLowerCase()));
+    }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
