@@ -141,6 +141,9 @@ function decodeRaw(name: string, type: ParamType, value: unknown): unknown {
   }
 }
 
+/** Decoders that read a JSON null as an absent list. */
+const LIST_DECODERS = new Set<unknown>(['intList', 'stringList']);
+
 /**
  * Decodes an endpoint's parameters; returns the values (by wire name) and the names the endpoint
  * does not support (Zulip's `ignored_parameters_unsupported`).
@@ -180,7 +183,9 @@ export function decodeParams(
     }
     const decoded = decodeValue(name, param.decode, value);
     // A JSON null stands for an absent optional list; a required one must be a list.
-    if (decoded === null && param.required) throw new InvalidArgumentError(name, `${name} is not a list`);
+    if (decoded === null && param.required && LIST_DECODERS.has(param.decode)) {
+      throw new InvalidArgumentError(name, `${name} is not a list`);
+    }
     values[name] = decoded;
   }
   const ignored = Object.keys(raw).filter((key) => !used.has(key));

@@ -299,7 +299,10 @@ async function publishEdit(tx: TxContext<Context>, user: User, plan: EditPlan, o
   if (targetChannel) for (const id of await messageAudience(tx.db, message.id)) audience.add(id);
   tx.events.publish(realmId, [...audience], event);
   await announceFirstMessageIds(tx, outcome.firstMessages);
-  if (content) await announceUpdates(tx, [...content.attachments.add, ...content.attachments.drop]);
+  if (content) {
+    await announceUpdates(tx, [...content.attachments.add, ...content.attachments.drop]);
+    tx.thumbnails?.recheck(content.attachments.add);
+  }
 }
 
 /**

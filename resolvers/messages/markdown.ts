@@ -49,6 +49,9 @@ export interface UploadPreview {
   thumbnail: string | null;
 }
 
+/** The class of an image preview whose thumbnail is still being made. */
+export const THUMBNAIL_PLACEHOLDER_CLASS = 'image-loading-placeholder';
+
 /** Where clients find a spinner while a thumbnail is being made (Zulip's loader). */
 export const THUMBNAIL_PLACEHOLDER_SRC = '/static/images/loading/loader-black.svg';
 
@@ -63,7 +66,7 @@ export function uploadPathUrl(pathId: string): string {
  */
 function uploadPreviewImage(pathId: string, preview: UploadPreview): string {
   const attrs: Record<string, string> = {};
-  if (preview.thumbnail === null) attrs['class'] = 'image-loading-placeholder';
+  if (preview.thumbnail === null) attrs['class'] = THUMBNAIL_PLACEHOLDER_CLASS;
   else if (preview.animated) attrs['data-animated'] = 'true';
   attrs['data-original-content-type'] = preview.contentType;
   attrs['data-original-dimensions'] = `${preview.width}x${preview.height}`;

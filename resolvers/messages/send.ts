@@ -21,6 +21,7 @@ import { usersMuting } from '../users/muted-users.ts';
 import { announceUpdates, claimableAttachmentIds } from '../uploads/attachments.ts';
 import { serviceBotTriggers } from '../bots/service-bots.ts';
 import { onCommit } from '../transaction.ts';
+import { THUMBNAIL_PLACEHOLDER_CLASS } from './markdown.ts';
 
 export interface SendInput {
   type: string;
@@ -284,6 +285,7 @@ async function publishMessage(ctx: Context, sender: User, input: SendInput, plan
   const { recipient, rendered, flags, widgetJson } = plan;
   const { id, conversationId, dateSent } = written;
   await announceUpdates(ctx, plan.claimed);
+  if (rendered.html.includes(THUMBNAIL_PLACEHOLDER_CLASS)) ctx.thumbnails?.recheck(plan.claimed);
   const channelId = recipient.kind === 'channel' ? recipient.channel.id : null;
   const topic = recipient.kind === 'channel' ? recipient.topic : '';
   // Built from what is already in memory: sending costs no second read of the message. The event

@@ -7,6 +7,7 @@ import type { Services } from '../../server/context.ts';
 import { uploadKey } from './attachments.ts';
 import { makeThumbnail, thumbnailFormatsFor, thumbnailKey } from './images.ts';
 import { renderForRealm } from '../messages/render.ts';
+import { THUMBNAIL_PLACEHOLDER_CLASS } from '../messages/markdown.ts';
 import { messageAudience } from '../messages/access.ts';
 import { toUnixSeconds } from '../text.ts';
 
@@ -22,6 +23,14 @@ export class Thumbnailer {
     if (this.stopped) return;
     this.pending.add(attachmentId);
     this.running ??= this.drain().finally(() => { this.running = null; });
+  }
+
+  /**
+   * After a message linking these uploads commits: a thumbnail finished between the message's
+   * rendering and its commit re-rendered nothing (the link was not visible yet), so look again.
+   */
+  recheck(attachmentIds: number[]): void {
+    for (const id of attachmentIds) this.request(id);
   }
 
   /** Queues every image upload still without thumbnails. */
@@ -58,7 +67,8 @@ export class Thumbnailer {
   private async thumbnail(attachmentId: number): Promise<void> {
     const { db, files } = this.services;
     const row = await db.attachment.findUnique({ where: { id: attachmentId } });
-    if (!row || row.width == null || row.thumbnails.length) return;
+    if (!row || row.width == null) return;
+    if (row.thumbnails.length) return this.rerenderMessages(row.id);
     const original = await files.read(uploadKey(row.pathId));
     if (!original) return;
     const made: string[] = [];
@@ -79,7 +89,7 @@ export class Thumbnailer {
   private async rerenderMessages(attachmentId: number): Promise<void> {
     const { db, events } = this.services;
     const links = await db.attachmentMessage.findMany({
-      where: { attachmentId, message: { renderedContent: { contains: 'image-loading-placeholder' } } },
+      where: { attachmentId, message: { renderedContent: { contains: THUMBNAIL_PLACEHOLDER_CLASS } } },
       select: { message: { select: { id: true, realmId: true, content: true, renderedContent: true } } },
     });
     for (const { message } of links) {

@@ -100,6 +100,38 @@ describe('image previews of uploads', () => {
     }
   });
 
+  it('a thumbnail finished while its message was being sent still reaches the message', async () => {
+    // The thumbnailer's re-render cannot see a message that has not committed; the send looks again
+    // after. Made certain: the thumbnail is finished right after the send read the upload's previews.
+    const thumbnails = t.server.thumbnails;
+    const request = thumbnails.request.bind(thumbnails);
+    const held: number[] = [];
+    thumbnails.request = (id: number) => { held.push(id); };
+    const attachments = t.server.database.prisma.attachment;
+    const findMany = attachments.findMany;
+    try {
+      const url = await upload(alice, 'race.png', await png(60, 40));
+      let raced = false;
+      (attachments as any).findMany = async (...args: any[]) => {
+        const rows = await (findMany as any).apply(attachments, args);
+        if (!raced && args[0]?.select?.thumbnails && rows.length) {
+          raced = true;
+          thumbnails.request = request;
+          for (const id of held) request(id);
+          await thumbnails.idle();
+        }
+        return rows;
+      };
+      const id = await sendToChannel(t.client(alice), 'pictures', 'race', `[race.png](${url})`);
+      expect(raced).toBe(true);
+      await thumbnails.idle();
+      expect(await rendered(bob, id)).toContain(`src="/user_uploads/thumbnail/${url.slice('/user_uploads/'.length)}/840x560.webp"`);
+    } finally {
+      (attachments as any).findMany = findMany;
+      thumbnails.request = request;
+    }
+  });
+
   it('thumbnails are served under the rules of their image', async () => {
     const url = await upload(alice, 'secret.png', await png(100, 50));
     await t.server.thumbnails.idle();
