@@ -32,6 +32,7 @@ import { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
 import { ServiceBots } from '../resolvers/bots/service-bots.ts';
 import { openMailer } from '../resolvers/mail/mailer.ts';
 import { startScheduledDelivery, type ScheduledDelivery } from '../resolvers/scheduled/delivery.ts';
+import { startFullMemberPromotion, type FullMemberPromotion } from '../resolvers/groups/full-members.ts';
 
 export interface ParleyServer {
   config: Config;
@@ -46,6 +47,8 @@ export interface ParleyServer {
   httpServer: http.Server;
   /** Sends scheduled messages and reminders when due (runs in every process). */
   scheduledDelivery: ScheduledDelivery;
+  /** Makes members full members once their account is older than the waiting period (runs in every process). */
+  fullMemberPromotion: FullMemberPromotion;
   /** Starts listening; resolves with the bound port. */
   listen(port?: number, host?: string): Promise<number>;
   close(): Promise<void>;
@@ -130,6 +133,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   await ensureFirstRealm(services, log);
   await thumbnails.resume();
   const scheduledDelivery = startScheduledDelivery(services, config.scheduledPollMs, log);
+  const fullMemberPromotion = startFullMemberPromotion(services, config.fullMemberPromotionMs, log);
 
   const buildContext = async (facts: RequestFacts): Promise<Context> => {
     try {
@@ -209,6 +213,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     serviceBots,
     httpServer,
     scheduledDelivery,
+    fullMemberPromotion,
     listen: async (port = config.port, host = config.bindAddress) => {
       // The port first: a server that cannot listen (port in use) leaves the saved queues where
       // they are, for the process that will.
@@ -228,6 +233,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       // restart (queues in Redis outlive this process by themselves).
       queues.close();
       await scheduledDelivery.stop();
+      await fullMemberPromotion.stop();
       await thumbnails.stop();
       await serviceBots.idle();
       mailer.close();

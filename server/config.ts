@@ -45,6 +45,8 @@ export interface Config {
   deleteTopicBudgetMs?: number;
   /** How often each process looks for due scheduled messages and reminders; 0 turns the worker off. */
   scheduledPollMs: number;
+  /** How often each process promotes members past the waiting period to full members; 0 turns the worker off. */
+  fullMemberPromotionMs: number;
   /** Where uploads, avatars, icons, thumbnails and exports are kept. */
   storage: StorageConfig;
   /** SMTP server for outgoing e-mail (smtp://user:pass@host:port, smtps://...); unset: mail is only logged. */
@@ -145,6 +147,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.PARLEY_LOG_REQUESTS === '1',
     heartbeatSecs: Number(env.PARLEY_HEARTBEAT_SECS ?? 50),
     scheduledPollMs: Number(env.PARLEY_SCHEDULED_POLL_MS ?? 5000),
+    // Membership moves in whole days; Zulip promotes once a day.
+    fullMemberPromotionMs: Number(env.PARLEY_FULL_MEMBER_PROMOTION_MS ?? 3_600_000),
     storage: storageFromEnv(env),
     gravatarEnabled: env.PARLEY_GRAVATAR === '1' || env.PARLEY_GRAVATAR === 'true',
     smtpUrl: env.PARLEY_SMTP_URL || undefined,

@@ -36,13 +36,16 @@ async function systemGroupName(db: Reader, groupId: number): Promise<string | nu
   return name;
 }
 
-/** System groups follow roles exactly (see groups/system.ts), so membership is a role comparison. */
-function roleHoldsSystemGroup(role: number, name: string): boolean {
+/**
+ * System groups follow roles (see groups/system.ts), so membership is a role comparison, except a
+ * member's full membership, which follows the waiting period and is read from the group (null).
+ */
+function roleHoldsSystemGroup(role: number, name: string): boolean | null {
   switch (name) {
     case 'role:internet':
     case 'role:everyone': return true;
-    case 'role:members':
-    case 'role:fullmembers': return role <= 400;
+    case 'role:members': return role <= 400;
+    case 'role:fullmembers': return role < 400 ? true : role === 400 ? null : false;
     case 'role:moderators': return role <= 300;
     case 'role:administrators': return role <= 200;
     case 'role:owners': return role <= 100;
@@ -65,7 +68,8 @@ export async function isUserInGroup(db: Reader, user: number | Member, groupId: 
   if (typeof user === 'object') {
     if (!user.isActive) return false;
     const name = await systemGroupName(db, groupId);
-    if (name) return roleHoldsSystemGroup(user.role, name);
+    const holds = name ? roleHoldsSystemGroup(user.role, name) : null;
+    if (holds !== null) return holds;
   }
   const userId = typeof user === 'number' ? user : user.id;
   const rows = await db.$queryRaw<{ found: number }[]>`

@@ -3,6 +3,7 @@
 // and every user is a direct member of the group of their own role.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER } from '../users/roles.ts';
+import { isProvisionalMember } from './full-members.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -40,14 +41,16 @@ const NESTING: [string, string][] = [
   ['role:administrators', 'role:owners'],
 ];
 
-/** The system groups a user of `role` is a direct member of. */
-export function systemGroupNamesForRole(role: number): string[] {
+/**
+ * The system groups a user of `role` is a direct member of. A member is also a direct member of
+ * role:fullmembers once past the organization's waiting period (groups/full-members.ts).
+ */
+export function systemGroupNamesForRole(role: number, fullMember: boolean): string[] {
   switch (role) {
     case ROLE_OWNER: return ['role:owners'];
     case ROLE_ADMINISTRATOR: return ['role:administrators'];
     case ROLE_MODERATOR: return ['role:moderators'];
-    // Full membership follows the waiting period, which Parley's realms start at zero days.
-    case ROLE_MEMBER: return ['role:members', 'role:fullmembers'];
+    case ROLE_MEMBER: return fullMember ? ['role:members', 'role:fullmembers'] : ['role:members'];
     case ROLE_GUEST: return ['role:everyone'];
     default: return [];
   }
@@ -81,15 +84,23 @@ export async function systemGroupIds(tx: Tx, realmId: number): Promise<Record<st
   return Object.fromEntries(groups.map((g) => [g.name!, g.id]));
 }
 
-/** Puts the user in the system groups of their role, and only those. */
-export async function syncRoleGroups(tx: Tx, realmId: number, userId: number, role: number): Promise<void> {
+/**
+ * Puts the user in the system groups of their role (and the waiting period), and only those; the
+ * system groups they left and joined, for the caller's `user_group` events.
+ */
+export async function syncRoleGroups(tx: Tx, realmId: number, userId: number, role: number): Promise<{ left: number[]; joined: number[] }> {
   const ids = await systemGroupIds(tx, realmId);
-  const wanted = new Set(systemGroupNamesForRole(role).map((name) => ids[name]!));
-  await tx.userGroupMember.deleteMany({
-    where: { userId, group: { realmId, isSystemGroup: true }, groupId: { notIn: [...wanted] } },
-  });
-  await tx.userGroupMember.createMany({
-    data: [...wanted].map((groupId) => ({ groupId, userId })),
-    skipDuplicates: true,
-  });
+  const [user, realm, current] = await Promise.all([
+    tx.user.findUniqueOrThrow({ where: { id: userId }, select: { dateJoined: true } }),
+    tx.realm.findUniqueOrThrow({ where: { id: realmId }, select: { waitingPeriodThreshold: true } }),
+    tx.userGroupMember.findMany({ where: { userId, group: { realmId, isSystemGroup: true } }, select: { groupId: true } }),
+  ]);
+  const fullMember = !isProvisionalMember(user.dateJoined, realm.waitingPeriodThreshold);
+  const wanted = new Set(systemGroupNamesForRole(role, fullMember).map((name) => ids[name]!));
+  const present = new Set(current.map((m) => m.groupId));
+  const left = [...present].filter((id) => !wanted.has(id));
+  const joined = [...wanted].filter((id) => !present.has(id));
+  if (left.length) await tx.userGroupMember.deleteMany({ where: { userId, groupId: { in: left } } });
+  if (joined.length) await tx.userGroupMember.createMany({ data: joined.map((groupId) => ({ groupId, userId })), skipDuplicates: true });
+  return { left, joined };
 }

@@ -12,6 +12,7 @@ import {
   currentSettingValue, parseSettingUpdate, resolveGroupSetting, sameSettingValue,
 } from '../groups/setting-value.ts';
 import { BadRequestError } from '../errors.ts';
+import { publishFullMembershipChange, refreshFullMembers } from '../groups/full-members.ts';
 import { OWNER_ONLY_GROUP_SETTINGS, REALM_GROUP_SETTINGS, REALM_SETTINGS, type RealmGroupSetting } from './settings.ts';
 
 export interface RealmUpdate {
@@ -65,6 +66,10 @@ export async function updateRealm(ctx: Context, actor: User, input: RealmUpdate)
         ? { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: value } }
         : { type: 'realm', op: 'update', property: name, value });
       if (settings.some(([requested]) => requested === name)) changed[name] = typeof value === 'string' ? 'updated' : value;
+    }
+    // Who is a full member follows the waiting period at once (Zulip's do_set_realm_property).
+    if (after.waitingPeriodThreshold !== before.waitingPeriodThreshold) {
+      await publishFullMembershipChange(tx, ctx.realm.id, await refreshFullMembers(tx.tx, ctx.realm.id));
     }
     for (const [name] of groupSettings) {
       const column = REALM_GROUP_SETTINGS[name];

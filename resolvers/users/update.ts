@@ -5,7 +5,7 @@ import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
-import { syncRoleGroups, systemGroupIds, systemGroupNamesForRole } from '../groups/system.ts';
+import { syncRoleGroups } from '../groups/system.ts';
 import { exactInsensitive } from '../rows.ts';
 import { validateEmail, validateFullName } from './create.ts';
 import { applyProfileData, type ProfileChange, type ProfileDataItem } from './profile-data.ts';
@@ -75,13 +75,8 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
     let groupsJoined: number[] = [];
     if (roleChanges) {
       if (await isLastOwner(tx, ctx.realm.id, target)) throw new BadRequestError(LAST_OWNER_ROLE);
-      const ids = await systemGroupIds(tx, ctx.realm.id);
-      const before = new Set(systemGroupNamesForRole(target.role).map((n) => ids[n]!));
-      const after = new Set(systemGroupNamesForRole(role!).map((n) => ids[n]!));
-      groupsLeft = [...before].filter((id) => !after.has(id));
-      groupsJoined = [...after].filter((id) => !before.has(id));
       await tx.user.update({ where: { id: target.id }, data: { role: role! } });
-      await syncRoleGroups(tx, ctx.realm.id, target.id, role!);
+      ({ left: groupsLeft, joined: groupsJoined } = await syncRoleGroups(tx, ctx.realm.id, target.id, role!));
     }
     if (nameChanges) await tx.user.update({ where: { id: target.id }, data: { fullName: fullName! } });
     const profileChanges: ProfileChange[] = changes.profileData ? await applyProfileData(tx, actor, target, changes.profileData) : [];
