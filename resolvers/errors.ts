@@ -273,3 +273,19 @@ export class ChannelAlreadyExistsError extends ParleyError {
 export class BadImageError extends ParleyError {
   override readonly code = 'BAD_IMAGE';
 }
+
+/** A channel wildcard mention where the sender may not notify that many people (messages/wildcard-mentions.ts). */
+export class StreamWildcardMentionNotAllowedError extends ParleyError {
+  override readonly code = 'STREAM_WILDCARD_MENTION_NOT_ALLOWED';
+  constructor() {
+    super('You do not have permission to use channel wildcard mentions in this channel.');
+  }
+}
+
+/** A topic wildcard mention where the sender may not notify that many people. */
+export class TopicWildcardMentionNotAllowedError extends ParleyError {
+  override readonly code = 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED';
+  constructor() {
+    super('You do not have permission to use topic wildcard mentions in this topic.');
+  }
+}

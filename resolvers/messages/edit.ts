@@ -17,6 +17,7 @@ import { checkCanPost, normalizeContent } from './send.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { announceUpdates, applyAttachmentChange, planAttachmentChange, type AttachmentChange } from '../uploads/attachments.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
+import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-mentions.ts';
 import { RESOLVED_TOPIC_PREFIX, checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { inTransaction, type TxContext } from '../transaction.ts';
 import { sendAsNotificationBot } from './internal-send.ts';
@@ -144,6 +145,18 @@ async function planEdit(ctx: Context, user: User, messageId: number, input: Edit
     const text = normalizeContent(input.content);
     const rendered = await renderForRealm(ctx.db, realm.id, text);
     await checkGroupMentionsAllowed(ctx.db, user, rendered.mentionedGroupIds, false);
+    if (message.channelId != null) {
+      const channelId = message.channelId;
+      // Only the sender edits content, so the sender's permission is the one checked (as in Zulip).
+      await checkWildcardMentionsAllowed(ctx.db, realm, user, {
+        stream: rendered.wildcardMention === 'stream',
+        topic: rendered.mentionsTopicWildcard,
+        subscriberCount: rendered.wildcardMention === 'stream'
+          ? await ctx.db.subscription.count({ where: { channelId, active: true, isUserActive: true } })
+          : 0,
+        topicParticipants: () => topicParticipantIds(ctx.db, channelId, message.topic),
+      });
+    }
     const attachments = await planAttachmentChange(ctx, user, messageId, rendered.potentialAttachmentPathIds);
     plan.content = { text, rendered, attachments, prevSha256: input.prevContentSha256 ?? null };
   }

@@ -79,7 +79,10 @@ export interface RenderResult {
   /** Users mentioned by @**Name** or @**Name|id**; silent and quoted mentions are not counted. */
   mentionedUserIds: number[];
   mentionedGroupIds: number[];
+  /** The wildcard mention that sets recipients' flags: a channel wildcard wins over @**topic**. */
   wildcardMention: 'stream' | 'topic' | null;
+  /** Whether @**topic** is mentioned (loudly), with a channel wildcard or not (Zulip's mentions_topic_wildcard). */
+  mentionsTopicWildcard: boolean;
   /** True when the HTML has any <a>, which (as in Zulip) includes channel and topic links. */
   hasLink: boolean;
   /** True when an inline image preview was added. */
@@ -1188,6 +1191,7 @@ export function renderMarkdown(content: string, targets: MentionTargets, options
     mentionedUserIds: [...env.mentionedUserIds],
     mentionedGroupIds: [...env.mentionedGroupIds],
     wildcardMention: env.streamWildcard ? 'stream' : env.topicWildcard ? 'topic' : null,
+    mentionsTopicWildcard: env.topicWildcard,
     hasLink: env.hasLink,
     hasImage: env.hasImage,
     hasAttachment: env.attachmentPathIds.length > 0,

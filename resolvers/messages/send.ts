@@ -6,6 +6,7 @@ import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { channelWithSubscribers, hasContentAccess, isSubscribed } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
+import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-mentions.ts';
 import { MAX_MESSAGE_LENGTH } from '../limits.ts';
 import { codePointLength, truncateCodePoints } from '../text.ts';
 import { exactInsensitive, isDbId } from '../rows.ts';
@@ -212,6 +213,16 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
   const recipient = await resolveRecipient(ctx, sender, input, options.system ?? false);
   const rendered = await renderForRealm(ctx.db, ctx.realm.id, content);
   await checkGroupMentionsAllowed(ctx.db, sender, rendered.mentionedGroupIds, options.system ?? false);
+  if (recipient.kind === 'channel') {
+    const { channel, topic, subscriberIds } = recipient;
+    await checkWildcardMentionsAllowed(ctx.db, ctx.realm, sender, {
+      stream: rendered.wildcardMention === 'stream',
+      topic: rendered.mentionsTopicWildcard,
+      subscriberCount: subscriberIds.length,
+      // The message is not written yet: its sender counts as a participant (as in Zulip).
+      topicParticipants: async () => (await topicParticipantIds(ctx.db, channel.id, topic)).add(sender.id),
+    });
+  }
 
   const recipientIds = recipient.kind === 'channel' ? recipient.subscriberIds : recipient.participants.map((p) => p.id);
   const mentioned = new Set(rendered.mentionedUserIds);
