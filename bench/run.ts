@@ -39,6 +39,8 @@ const CONCURRENCY = Math.max(1, intEnv('BENCH_CONCURRENCY', 8));
 const POST_SECONDS = intEnv('BENCH_POST_SECONDS', 90);
 const PG_BASE = env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const WARMUP_POSTS = 100;
+/** BENCH_PROFILE=1: a CPU profile of this process during each POST run, to bench/results/post-<db>.cpuprofile. */
+const PROFILE = env.BENCH_PROFILE === '1';
 const WARMUP_GETS = 10;
 const EXTRA_USERS = 4;
 
@@ -133,6 +135,26 @@ async function countStatements(n: number, run: () => Promise<LoadResult>): Promi
     sqlCounter.enabled = false;
   }
   return sqlCounter.count / n;
+}
+
+/** Starts sampling this process (the server's thread); the returned function writes the profile and returns its path. */
+async function startProfile(): Promise<(name: string) => Promise<string>> {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string, params: object = {}) =>
+    new Promise<T>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return async (name) => {
+    const { profile } = await post<{ profile: unknown }>('Profiler.stop');
+    session.disconnect();
+    const file = join(here, 'results', `${name}.cpuprofile`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+    return file;
+  };
 }
 
 function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -250,7 +272,12 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       runLoad({ baseUrl: base, concurrency, total, maxSeconds: POST_SECONDS, clients: postSpecs });
     const post = await timed(phases, `POST /messages ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
       checkLoad('warm-up', await postLoad(baseUrl, WARMUP_POSTS));
-      return checkLoad('POST /messages', await postLoad(baseUrl, MESSAGES));
+      const stopProfile = PROFILE ? await startProfile() : null;
+      try {
+        return checkLoad('POST /messages', await postLoad(baseUrl, MESSAGES));
+      } finally {
+        if (stopProfile) log(`  CPU profile of the POST run: ${await stopProfile(`post-${kind}`)}`);
+      }
     });
     if (post.count < MESSAGES) log(`  stopped after ${POST_SECONDS} s: ${post.count} messages`);
 

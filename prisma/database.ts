@@ -14,8 +14,41 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
 export interface Database {
   prisma: PrismaClient;
+  /** Writes through `prisma` to the rows resolvers/row-cache.ts keeps (raw SQL is not seen). */
+  writes: WriteSignal;
   kind: 'postgresql' | 'pglite';
   close(): Promise<void>;
+}
+
+/** Listeners told after a write to a watched model's rows, committed or inside a transaction. */
+export class WriteSignal {
+  private readonly listeners = new Set<() => void>();
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const WRITE_OPERATIONS = new Set(['create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
+
+/**
+ * The client, with writes to the rows the hot paths cache (resolvers/row-cache.ts: users, their
+ * organizations, channels and subscriptions) signalled, whoever wrote them, events or not.
+ */
+function watchWrites(prisma: PrismaClient, signal: WriteSignal): PrismaClient {
+  const watched = {
+    async $allOperations({ operation, args, query }: { operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
+      const result = await query(args);
+      if (WRITE_OPERATIONS.has(operation)) signal.notify();
+      return result;
+    },
+  };
+  return prisma.$extends({ query: { user: watched, realm: watched, channel: watched, subscription: watched } }) as unknown as PrismaClient;
 }
 
 export interface DatabaseOptions {
@@ -53,9 +86,11 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
   // An idle connection dropped by the server (restart, failover, admin) is replaced on next use;
   // without a listener the pool's 'error' event would crash the process.
   pool.on('error', (error) => log(`database connection lost: ${error.message}`));
-  const prisma = withTransactionRetries(new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }));
+  const writes = new WriteSignal();
+  const prisma = withTransactionRetries(watchWrites(new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }), writes));
   return {
     prisma,
+    writes,
     kind: 'postgresql',
     close: async () => { await prisma.$disconnect(); await pool.end().catch(() => {}); },
   };
@@ -96,9 +131,11 @@ async function openPglite(dataDir: string, log: (line: string) => void, template
     query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any[],
   };
   await applyMigrations(runner, log);
-  const prisma = withTransactionRetries(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }));
+  const writes = new WriteSignal();
+  const prisma = withTransactionRetries(watchWrites(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }), writes));
   return {
     prisma,
+    writes,
     kind: 'pglite',
     close: async () => { await prisma.$disconnect(); await client.close(); release(); },
   };

@@ -9,6 +9,7 @@ import type { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
 import { NotLoggedInError, type ParleyError } from '../resolvers/errors.ts';
 import type { ServiceBots } from '../resolvers/bots/service-bots.ts';
 import type { Mailer } from '../resolvers/mail/mailer.ts';
+import type { ChannelCache } from '../resolvers/channels/access.ts';
 
 /** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
 export interface Context {
@@ -27,6 +28,8 @@ export interface Context {
   mailer?: Mailer;
   /** Zulip's rate limits (absent in contexts built by hand, which no client drives). */
   rateLimits?: RateLimits;
+  /** Channels with their subscribers for the send path (absent in contexts built by hand: read each time). */
+  channelCache?: ChannelCache;
   /** The organization the request's host names. */
   realm: Realm;
   /** The authenticated user, or null for anonymous access. */

@@ -14,8 +14,11 @@ import { restoreQueues, saveQueues } from '../resolvers/events/persistence.ts';
 import { RedisLink } from '../resolvers/events/redis/link.ts';
 import { RedisEventBus } from '../resolvers/events/redis/bus.ts';
 import { forgetCachesOnEvents } from '../resolvers/realm-cache.ts';
+import { RowCache } from '../resolvers/row-cache.ts';
 import { EmptyTopicNames } from '../resolvers/realm/empty-topic-names.ts';
 import { RedisQueueRegistry } from '../resolvers/events/redis/registry.ts';
+import type { CredentialCache } from '../resolvers/auth/authenticate.ts';
+import type { ChannelCache } from '../resolvers/channels/access.ts';
 import { createContext, useRefusedCredentials, type RequestFacts, type Services } from './context.ts';
 import { admit } from './gate.ts';
 import { RateLimits } from './rate-limits.ts';
@@ -126,7 +129,9 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   const settled = queues.settled?.bind(queues);
   const files = await openFileStore(config.storage, config.dataDir);
   const rateLimits = new RateLimits(config.rateLimits, redis ? { command: redis.command, prefix: config.redisPrefix } : null);
-  const services: Services = { db: database.prisma, config, events, queues, files, rateLimits };
+  const credentials: CredentialCache = new RowCache(events, database.writes, (found) => found.realm.id);
+  const channelCache: ChannelCache = new RowCache(events, database.writes, (found) => found.channel.realmId);
+  const services: Services = { db: database.prisma, config, events, queues, files, rateLimits, credentials, channelCache };
   const thumbnails = (services.thumbnails = new Thumbnailer(services, log));
   const serviceBots = (services.serviceBots = new ServiceBots(services, log));
   const mailer = (services.mailer = openMailer(config, log));
@@ -242,6 +247,8 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeAllConnections?.();
       emptyTopicNames.close();
+      credentials.close();
+      channelCache.close();
       await events.close();
       // Events published by the last requests must reach Redis before the connections close.
       await settled?.();

@@ -10,9 +10,10 @@ import type { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
 import type { ServiceBots } from '../resolvers/bots/service-bots.ts';
 import type { Mailer } from '../resolvers/mail/mailer.ts';
 import type { RateLimits } from './rate-limits.ts';
+import type { ChannelCache } from '../resolvers/channels/access.ts';
 import { Kind, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
+import { authenticate, type CredentialCache, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
 import { BadRequestError, InvalidApiKeyError, NotLoggedInError, ParleyError } from '../resolvers/errors.ts';
 import { toGraphQLError } from '../schema/errors.ts';
 
@@ -29,6 +30,10 @@ export interface Services {
   /** Outgoing e-mail. */
   mailer?: Mailer;
   rateLimits: RateLimits;
+  /** Who each API key belongs to, between requests (absent: every request looks it up). */
+  credentials?: CredentialCache;
+  /** Channels with their subscribers, between messages. */
+  channelCache?: ChannelCache;
 }
 
 export interface RequestFacts {
@@ -50,6 +55,8 @@ const ACTIVITY_RESOLUTION_MS = 5 * 60_000;
 function noteActivity(services: Services, user: { id: number; lastActivity: Date | null }): void {
   const now = Date.now();
   if (user.lastActivity && now - user.lastActivity.getTime() < ACTIVITY_RESOLUTION_MS) return;
+  // The row may be the credential cache's: it learns the new value with the database.
+  user.lastActivity = new Date(now);
   services.db.user
     .update({ where: { id: user.id }, data: { lastActivity: new Date(now) }, select: { id: true } })
     .catch(() => {});
@@ -64,7 +71,7 @@ export async function checkCredentials(services: Services, facts: RequestFacts):
   try {
     const credentials = parseBasicAuth(facts.authorization);
     if (!credentials) throw new InvalidApiKeyError();
-    return await authenticate(services.db, subdomainForHost(facts.host ?? undefined, services.config), credentials);
+    return await authenticate(services.db, subdomainForHost(facts.host ?? undefined, services.config), credentials, services.credentials);
   } catch (error) {
     if (error instanceof ParleyError) return { refused: error };
     throw error;

@@ -10,6 +10,7 @@ import { hashPassword } from './credentials.ts';
 import { isStrongPassword } from '../settings/passwords.ts';
 import { realmUrl } from '../realm/urls.ts';
 import { exactInsensitive } from '../rows.ts';
+import { announceRowsChange } from '../row-cache.ts';
 
 /** How long a reset link works. */
 export const RESET_LINK_HOURS = 24;
@@ -66,5 +67,6 @@ export async function resetPassword(ctx: Context, token: string, newPassword: st
   // Only if nothing changed the password meanwhile: a token works once.
   const { count } = await ctx.db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash } });
   if (!count) throw new BadRequestError(INVALID);
+  announceRowsChange(ctx.events, user.realmId, user.id);
   return user;
 }

@@ -6,6 +6,7 @@ import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { exactInsensitive, reviveTimestamps } from '../rows.ts';
+import type { RowCache } from '../row-cache.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -60,9 +61,17 @@ export async function findChannelByName(db: Reader, realmId: number, name: strin
  * A channel by ID or name with its active subscribers, in one statement: sending a message needs
  * both, on the server's hottest path.
  */
+export interface ChannelWithSubscribers {
+  channel: Channel;
+  subscriberIds: number[];
+}
+
+/** Channels with their subscribers, between messages (resolvers/row-cache.ts). */
+export type ChannelCache = RowCache<ChannelWithSubscribers>;
+
 export async function channelWithSubscribers(
   db: Reader, realmId: number, target: { id: number } | { name: string },
-): Promise<{ channel: Channel; subscriberIds: number[] } | null> {
+): Promise<ChannelWithSubscribers | null> {
   const id = 'id' in target ? target.id : null;
   const name = 'name' in target ? target.name.trim() : null;
   const [row] = await db.$queryRaw<{ channel: Channel; subscribers: number[] }[]>`
@@ -73,6 +82,18 @@ export async function channelWithSubscribers(
     LIMIT 1`;
   if (!row) return null;
   return { channel: reviveTimestamps(row.channel, ['dateCreated']), subscriberIds: row.subscribers };
+}
+
+/**
+ * `channelWithSubscribers` through `cache` (outside transactions only: one may have changed the
+ * rows it would read). The values are shared: never modified.
+ */
+export function cachedChannelWithSubscribers(
+  ctx: { db: Reader; channelCache?: ChannelCache; tx?: unknown }, realmId: number, target: { id: number } | { name: string },
+): Promise<ChannelWithSubscribers | null> {
+  const load = () => channelWithSubscribers(ctx.db, realmId, target);
+  if (!ctx.channelCache || 'tx' in ctx) return load();
+  return ctx.channelCache.get('id' in target ? `${realmId}#${target.id}` : `${realmId}:${target.name}`, load);
 }
 
 export async function accessChannelByName(db: Reader, user: User, name: string): Promise<Channel> {

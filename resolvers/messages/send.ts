@@ -3,7 +3,7 @@
 import { Prisma, type Channel, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
-import { channelWithSubscribers, hasContentAccess, isSubscribed } from '../channels/access.ts';
+import { cachedChannelWithSubscribers, hasContentAccess, isSubscribed, type ChannelWithSubscribers } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
 import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-mentions.ts';
@@ -60,12 +60,12 @@ export function normalizeContent(content: string): string {
 async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, topic: string | null | undefined, system: boolean): Promise<Recipient> {
   let target: unknown = Array.isArray(to) ? (to.length === 1 ? to[0] : undefined) : to;
   if (typeof target === 'string' && /^\d+$/.test(target.trim())) target = Number(target.trim());
-  let found: Awaited<ReturnType<typeof channelWithSubscribers>>;
+  let found: ChannelWithSubscribers | null;
   if (typeof target === 'number') {
     if (!isDbId(target)) throw StreamDoesNotExistError.byId(target);
-    found = await channelWithSubscribers(ctx.db, ctx.realm.id, { id: target });
+    found = await cachedChannelWithSubscribers(ctx, ctx.realm.id, { id: target });
   } else if (typeof target === 'string' && target.trim()) {
-    found = await channelWithSubscribers(ctx.db, ctx.realm.id, { name: target });
+    found = await cachedChannelWithSubscribers(ctx, ctx.realm.id, { name: target.trim() });
     if (!found) throw StreamDoesNotExistError.byName(target.trim());
   } else {
     throw new BadRequestError('Invalid channel name or ID');

@@ -13,6 +13,7 @@ import { canonicalTimezone, checkSettingValue, isUserSettingName, type UserSetti
 import { changeUserSettings, type SettingChanges } from './change.ts';
 import { isStrongPassword } from './passwords.ts';
 import { exactInsensitive } from '../rows.ts';
+import { announceRowsChange } from '../row-cache.ts';
 
 export interface SettingsUpdate {
   fullName?: string | null;
@@ -54,7 +55,10 @@ export async function updateOwnSettings(ctx: Context, user: User, input: Setting
   }
 
   await inTransaction(ctx, async (tx) => {
-    if (passwordHash) await tx.db.user.update({ where: { id: user.id }, data: { passwordHash } });
+    if (passwordHash) {
+      await tx.db.user.update({ where: { id: user.id }, data: { passwordHash } });
+      announceRowsChange(tx.events, ctx.realm.id, user.id);
+    }
     if (fullName !== null && fullName !== user.fullName) {
       await tx.db.user.update({ where: { id: user.id }, data: { fullName } });
       const { userIds } = await accessToUser(tx.db, ctx.realm, user);
