@@ -1,7 +1,9 @@
 // The few server-rendered pages a person reaches from an e-mail or a shared link, with no client
 // app: signing up with an invitation (/join/<key>/), asking for a password reset
-// (/accounts/password/reset/) and setting the new password (/accounts/password/reset/<token>/).
-// Minimal HTML forms; the work is the domain's (resolvers/invites/signup.ts, resolvers/auth/password-reset.ts).
+// (/accounts/password/reset/), setting the new password (/accounts/password/reset/<token>/) and
+// confirming a new e-mail address (/accounts/confirm_new_email/<token>/). Minimal HTML forms; the
+// work is the domain's (resolvers/invites/signup.ts, resolvers/auth/password-reset.ts,
+// resolvers/settings/email-change.ts).
 import type Koa from 'koa';
 import type { Services } from './context.ts';
 import { discardBody, parseUrlencoded, readBody, type FormFields } from './request-body.ts';
@@ -11,13 +13,15 @@ import { ParleyError } from '../resolvers/errors.ts';
 import { confirmAddressForLink, invitationForKey } from '../resolvers/invites/invites.ts';
 import { signUp } from '../resolvers/invites/signup.ts';
 import { requestPasswordReset, resetPassword, userForResetToken } from '../resolvers/auth/password-reset.ts';
+import { confirmEmailChange, emailChangeForToken } from '../resolvers/settings/email-change.ts';
 
 const JOIN = /^\/join\/([^/]+)\/?$/;
 const RESET_REQUEST = /^\/accounts\/password\/reset\/?$/;
 const RESET = /^\/accounts\/password\/reset\/([^/]+)\/?$/;
+const CONFIRM_EMAIL = /^\/accounts\/confirm_new_email\/([^/]+)\/?$/;
 
 export function isPagePath(path: string): boolean {
-  return JOIN.test(path) || RESET_REQUEST.test(path) || RESET.test(path);
+  return JOIN.test(path) || RESET_REQUEST.test(path) || RESET.test(path) || CONFIRM_EMAIL.test(path);
 }
 
 function escape(text: string): string {
@@ -132,6 +136,34 @@ ${field('Password', 'password', 'password')}
     }
     await requestPasswordReset(domain, text('email'));
     ctx.body = page('Check your e-mail', '<p>If an account exists for this address, we have sent it a link to set a new password.</p>');
+    return;
+  }
+
+  if ((match = CONFIRM_EMAIL.exec(ctx.path))) {
+    const token = match[1]!;
+    let pending;
+    try {
+      pending = await emailChangeForToken(domain, token);
+    } catch (error) {
+      if (!(error instanceof ParleyError)) throw error;
+      ctx.status = 404;
+      ctx.body = page('Link not valid', `<p class="error">${escape(error.message)}</p>`);
+      return;
+    }
+    // Opening the link only asks: a mail scanner fetching it changes nothing (Zulip posts the key too).
+    if (ctx.method === 'GET') {
+      ctx.body = page('Confirm your new e-mail address', `<p>Change the e-mail address of your account from <strong>${escape(pending.oldEmail)}</strong> to <strong>${escape(pending.newEmail)}</strong>?</p>
+<form method="post"><button type="submit">Confirm</button></form>`);
+      return;
+    }
+    try {
+      const done = await confirmEmailChange(domain, token);
+      ctx.body = page('E-mail address changed', `<p>This confirms that the e-mail address for your account has changed from <strong>${escape(done.oldEmail)}</strong> to <strong>${escape(done.newEmail)}</strong>.</p>`);
+    } catch (error) {
+      if (!(error instanceof ParleyError)) throw error;
+      ctx.status = error.httpStatus;
+      ctx.body = page('E-mail address not changed', `<p class="error">${escape(error.message)}</p>`);
+    }
     return;
   }
 

@@ -1,12 +1,10 @@
-// Password reset by e-mail. The link's token is signed with a server secret over the user, an expiry
-// and the current password hash, so it needs no table, dies when it expires, and is spent by the
-// reset itself (the hash it was made from changes).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// Password reset by e-mail. The link (auth/confirmation-links.ts) is bound to the current password
+// hash, so the reset itself spends it.
 import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { serverSecret } from './secrets.ts';
 import { hashPassword } from './credentials.ts';
+import { checkLinkToken, makeLinkToken, readLinkToken, type LinkKind } from './confirmation-links.ts';
 import { isStrongPassword } from '../settings/passwords.ts';
 import { realmUrl } from '../realm/urls.ts';
 import { exactInsensitive } from '../rows.ts';
@@ -15,28 +13,19 @@ import { announceRowsChange } from '../row-cache.ts';
 /** How long a reset link works. */
 export const RESET_LINK_HOURS = 24;
 const INVALID = 'The password reset link is invalid or has expired.';
-
-async function signature(ctx: Pick<Context, 'db'>, userId: number, expires: number, passwordHash: string | null): Promise<string> {
-  const secret = await serverSecret(ctx.db, 'password-reset');
-  return createHmac('sha256', secret).update(`${userId}.${expires}.${passwordHash ?? ''}`).digest('base64url');
-}
+const PASSWORD_RESET: LinkKind = { secret: 'password-reset', hours: RESET_LINK_HOURS, invalid: INVALID };
 
 export async function passwordResetToken(ctx: Pick<Context, 'db'>, user: Pick<User, 'id' | 'passwordHash'>, now = Date.now()): Promise<string> {
-  const expires = Math.floor(now / 1000) + RESET_LINK_HOURS * 3600;
-  return `${user.id}-${expires}-${await signature(ctx, user.id, expires, user.passwordHash)}`;
+  return makeLinkToken(ctx.db, PASSWORD_RESET, user.id, user.passwordHash ?? '', '', now);
 }
 
 /** The active human of the organization a token names, if the token is genuine and current. */
 export async function userForResetToken(ctx: Pick<Context, 'db' | 'realm'>, token: string): Promise<User> {
-  const match = /^(\d{1,10})-(\d{1,12})-([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!match) throw new BadRequestError(INVALID);
-  const [userId, expires] = [Number(match[1]), Number(match[2])];
-  if (expires * 1000 < Date.now()) throw new BadRequestError(INVALID);
-  const user = await ctx.db.user.findFirst({ where: { id: userId, realmId: ctx.realm.id, isBot: false, isActive: true } });
+  const parsed = readLinkToken(PASSWORD_RESET, token);
+  if (parsed.payload) throw new BadRequestError(INVALID);
+  const user = await ctx.db.user.findFirst({ where: { id: parsed.userId, realmId: ctx.realm.id, isBot: false, isActive: true } });
   if (!user) throw new BadRequestError(INVALID);
-  const expected = Buffer.from(await signature(ctx, user.id, expires, user.passwordHash));
-  const given = Buffer.from(match[3]!);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new BadRequestError(INVALID);
+  await checkLinkToken(ctx.db, PASSWORD_RESET, parsed, user.passwordHash ?? '');
   return user;
 }
 

@@ -353,11 +353,16 @@ export async function confirmAddressForLink(ctx: Context, key: string, rawEmail:
   }).catch(() => {});
 }
 
-/** The organization's domain rules, and no account yet, for an address signing up. */
-export async function checkAddressMayJoin(ctx: Pick<Context, 'db' | 'realm'>, email: string): Promise<void> {
+/** The organization's domain rules for an address of one of its accounts (Zulip's get_realm_email_validator). */
+export async function checkAddressDomain(ctx: Pick<Context, 'db' | 'realm'>, email: string): Promise<void> {
   const refusal = await emailRefusalForRealm(ctx.db, ctx.realm, email);
   if (refusal === 'plus') throw new BadRequestError('Email addresses containing + are not allowed.');
   if (refusal) throw new BadRequestError(`Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`);
+}
+
+/** The organization's domain rules, and no account yet, for an address signing up. */
+export async function checkAddressMayJoin(ctx: Pick<Context, 'db' | 'realm'>, email: string): Promise<void> {
+  await checkAddressDomain(ctx, email);
   const existing = await ctx.db.user.findFirst({ where: { realmId: ctx.realm.id, OR: [{ deliveryEmail: exactInsensitive(email) }, { email: exactInsensitive(email) }] }, select: { id: true } });
   if (existing) throw new BadRequestError(`Email '${email}' already in use`);
 }

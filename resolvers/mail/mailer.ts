@@ -1,4 +1,4 @@
-// Outgoing e-mail (invitations, password resets) through SMTP when PARLEY_SMTP_URL is set, with
+// Outgoing e-mail (invitations, password resets, address changes) through SMTP when PARLEY_SMTP_URL is set, with
 // nodemailer. Without it the server sends nothing: the message, links included, goes to the log,
 // and invitation links stay readable by those who manage them (GraphQL `invitations { linkUrl }`).
 import nodemailer from 'nodemailer';

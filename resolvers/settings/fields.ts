@@ -1,12 +1,13 @@
 // GraphQL for personal settings: the `UserSettings` type and its input, both generated from the
 // catalog (so a setting added there is readable, changeable and documented everywhere), the
-// `mySettings` query and the `updateSettings` mutation (PATCH /settings).
+// `mySettings` query, the `updateSettings` mutation (PATCH /settings) and `confirmEmailChange`.
 import { builder } from '../../schema/builder.ts';
 import { requireUser } from '../../schema/context.ts';
 import {
   REALM_DEFAULT_SETTING_NAMES, USER_SETTINGS, USER_SETTING_NAMES, effectiveSettings, realmUserDefaults, type SettingSpec, type UserSettings,
 } from './catalog.ts';
 import { updateOwnSettings } from './update.ts';
+import { confirmEmailChange } from './email-change.ts';
 import { updateRealmUserDefaults } from './realm-defaults.ts';
 import './state.ts';
 import './events.ts';
@@ -88,7 +89,27 @@ builder.queryFields((t) => ({
   }),
 }));
 
+interface EmailChangeShape { oldEmail: string; newEmail: string }
+
+const EmailChangeType = builder.objectRef<EmailChangeShape>('EmailChange').implement({
+  description: 'An account\'s e-mail address change, made by following the link mailed to the new address.',
+  fields: (t) => ({
+    oldEmail: t.exposeString('oldEmail', { description: 'The address before the change (it is told of the change).' }),
+    newEmail: t.exposeString('newEmail', { description: 'The address now.' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  confirmEmailChange: t.field({
+    type: EmailChangeType,
+    description: 'Changes an account\'s e-mail address with the token of the link mailed to the new address by updateSettings(email) '
+      + '(valid a day, once; the organization\'s rules are checked again). Needs no credentials: the token is the proof.',
+    args: { token: t.arg.string({ required: true, description: 'The token of the link, `/accounts/confirm_new_email/<token>/`.' }) },
+    resolve: async (_root, args, ctx) => {
+      const { oldEmail, newEmail } = await confirmEmailChange(ctx, args.token);
+      return { oldEmail, newEmail };
+    },
+  }),
   updateRealmUserSettingsDefaults: t.field({
     type: RealmUserSettingsDefaultsType,
     description: 'Changes the personal settings new users of the organization start with (administrators; Zulip\'s '
@@ -105,7 +126,7 @@ builder.mutationFields((t) => ({
       + 'not for bots. Only what is given changes; each changed setting is announced by a `user_settings` event. Returns the settings after the change.',
     args: {
       fullName: t.arg.string({ description: 'A new display name (ignored when the organization disables name changes, except for administrators).' }),
-      email: t.arg.string({ description: 'A new e-mail address. Checked as Zulip checks it, then refused: the change needs a confirmation e-mail, which Parley cannot send.' }),
+      email: t.arg.string({ description: 'A new e-mail address: checked as Zulip checks it, then sent a confirmation link (valid a day); the address changes when the link is followed (confirmEmailChange).' }),
       oldPassword: t.arg.string({ description: 'The current password; required with newPassword.' }),
       newPassword: t.arg.string({ description: 'A new password: at least 6 characters and hard enough to guess (zxcvbn).' }),
       timezone: t.arg.string({ description: 'The IANA name of the profile time zone (others see it), or "" for none.' }),

@@ -68,7 +68,6 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
   const nameChanges = fullName !== null && fullName !== target.fullName;
   const newEmail = changes.newEmail != null ? validateEmail(changes.newEmail) : null;
   const emailChanges = newEmail !== null && newEmail !== target.deliveryEmail;
-  const emailIsPublic = emailVisibilityOf(target) === EMAIL_VISIBLE_TO_EVERYONE;
 
   const result = await ctx.db.$transaction(async (tx) => {
     let groupsLeft: number[] = [];
@@ -80,23 +79,7 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
     }
     if (nameChanges) await tx.user.update({ where: { id: target.id }, data: { fullName: fullName! } });
     const profileChanges: ProfileChange[] = changes.profileData ? await applyProfileData(tx, actor, target, changes.profileData) : [];
-    let updated = target;
-    if (emailChanges) {
-      const clash = await tx.user.findFirst({
-        where: { realmId: ctx.realm.id, id: { not: target.id }, OR: [{ email: exactInsensitive(newEmail!) }, { deliveryEmail: exactInsensitive(newEmail!) }] },
-        select: { id: true },
-      });
-      if (clash) throw new BadRequestError(`Email '${newEmail}' already in use`);
-      // Gravatars are computed from the address, so the avatar changes with it.
-      updated = await tx.user.update({
-        where: { id: target.id },
-        data: {
-          // The API address follows only while everyone may see the real one (Zulip's do_change_user_delivery_email).
-          email: emailIsPublic ? newEmail! : target.email, deliveryEmail: newEmail!,
-          ...(target.avatarSource === 'G' ? { avatarVersion: { increment: 1 } } : {}),
-        },
-      });
-    }
+    const updated = emailChanges ? await writeDeliveryEmail(tx, ctx.realm.id, target, newEmail!) : target;
     return { groupsLeft, groupsJoined, profileChanges, updated };
   });
 
@@ -117,12 +100,43 @@ export async function updateUser(ctx: Context, actor: User, userId: number, chan
     for (const groupId of result.groupsJoined) ctx.events.publish(ctx.realm.id, everyone, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [target.id] });
   }
   for (const change of result.profileChanges) publish({ custom_profile_field: change });
-  if (emailChanges) {
-    const viewers = await ctx.db.user.findMany({ where: { id: { in: audience } }, select: { id: true, role: true } });
-    publish({ delivery_email: newEmail }, viewers.filter((v) => canSeeDeliveryEmail(v, result.updated)).map((v) => v.id));
-    if (emailIsPublic) publish({ new_email: newEmail });
-    if (target.avatarSource === 'G') publish(avatarFields(result.updated, ctx.config.gravatarEnabled));
-  }
+  if (emailChanges) await announceDeliveryEmail(ctx, target, result.updated, audience);
+}
+
+/**
+ * Zulip's do_change_user_delivery_email, inside the caller's transaction: the new address (unless
+ * another account has it), the API address too while everyone may see the real one, and a new
+ * Gravatar, which is computed from the address.
+ */
+export async function writeDeliveryEmail(tx: Prisma.TransactionClient, realmId: number, target: User, newEmail: string): Promise<User> {
+  const clash = await tx.user.findFirst({
+    where: { realmId, id: { not: target.id }, OR: [{ email: exactInsensitive(newEmail) }, { deliveryEmail: exactInsensitive(newEmail) }] },
+    select: { id: true },
+  });
+  if (clash) throw new BadRequestError(`Email '${newEmail}' already in use`);
+  return tx.user.update({
+    where: { id: target.id },
+    data: {
+      email: emailVisibilityOf(target) === EMAIL_VISIBLE_TO_EVERYONE ? newEmail : target.email, deliveryEmail: newEmail,
+      ...(target.avatarSource === 'G' ? { avatarVersion: { increment: 1 } } : {}),
+    },
+  });
+}
+
+/**
+ * The `realm_user` updates for a changed address: `delivery_email` to those who may see it,
+ * `new_email` when the API address followed, and the Gravatar.
+ */
+export async function announceDeliveryEmail(
+  ctx: Pick<Context, 'db' | 'realm' | 'events' | 'config'>, before: User, updated: User, audience?: number[],
+): Promise<void> {
+  const userIds = audience ?? await usersWhoCanAccess(ctx.db, ctx.realm, before);
+  const publish = (person: Record<string, unknown>, to = userIds) =>
+    ctx.events.publish(ctx.realm.id, to, { type: 'realm_user', op: 'update', person: { user_id: before.id, ...person } });
+  const viewers = await ctx.db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, role: true } });
+  publish({ delivery_email: updated.deliveryEmail }, viewers.filter((v) => canSeeDeliveryEmail(v, updated)).map((v) => v.id));
+  if (updated.email !== before.email) publish({ new_email: updated.email });
+  if (before.avatarSource === 'G') publish(avatarFields(updated, ctx.config.gravatarEnabled));
 }
 
 /** Profile data the user edits themselves (PATCH and DELETE /users/me/profile_data). */
