@@ -1,11 +1,17 @@
 // Bulk seeding: `count` channel messages (and every subscriber's UserMessage row) with
 // INSERT ... SELECT generate_series, in chunks, through the Prisma client's $executeRawUnsafe.
-// The trigger fills "searchVector"; topics cycle over topic-0 … topic-49.
+// The generated column fills "searchVector". Topics: one message in ten goes to LARGEST_TOPIC (100,000 of a
+// million, the size of a busy Zulip topic), the rest cycle over topic-1 … topic-49. One message in
+// UNREAD_EVERY is unread for every subscriber, the rest read.
 import type { PrismaClient } from '../prisma/generated/client/client.ts';
 
 /** Words the seed puts into the content, with how often; SEARCH_WORD is the one the search benchmark uses. */
 export const SEARCH_WORD = 'kumquat'; // 1 message in 100
 export const RARE_WORD = 'zeppelin'; // 1 message in 1,000
+
+/** The topic holding one message in ten. */
+export const LARGEST_TOPIC = 'topic-0';
+export const UNREAD_EVERY = 20;
 
 const SUBJECTS = ['deployment', 'database', 'release', 'meeting', 'lunch', 'incident', 'review', 'design', 'budget', 'roadmap'];
 
@@ -30,7 +36,7 @@ export async function seedMessages(
       WITH ins AS (
         INSERT INTO "Message" ("realmId", "senderId", "channelId", "topic", "content", "renderedContent", "dateSent", "sendingClient")
         SELECT ${Math.trunc(target.realmId)}, (ARRAY[${users}])[1 + (g % ${target.userIds.length})], ${Math.trunc(target.channelId)},
-               'topic-' || (g % 50), c, '<p>' || c || '</p>',
+               'topic-' || CASE WHEN g % 10 = 0 THEN 0 ELSE 1 + g % 49 END, c, '<p>' || c || '</p>',
                now() - make_interval(secs => ${count} - g), 'bench-seed'
         FROM (
           SELECT g, 'Seeded message ' || g || ' about the ' || (ARRAY[${subjects}])[1 + (g % ${SUBJECTS.length})]
@@ -43,7 +49,7 @@ export async function seedMessages(
         RETURNING id
       )
       INSERT INTO "UserMessage" ("userId", "messageId", "read")
-      SELECT u, ins.id, true FROM ins CROSS JOIN unnest(ARRAY[${users}]::int[]) u`);
+      SELECT u, ins.id, ins.id % ${UNREAD_EVERY} <> 0 FROM ins CROSS JOIN unnest(ARRAY[${users}]::int[]) u`);
     onProgress(to);
   }
   // PostgreSQL's autovacuum would get to this soon; PGlite has no autovacuum, so do it explicitly

@@ -7,7 +7,7 @@ import type { Db } from '../../prisma/database.ts';
 import { BadRequestError, IncompatibleParametersError, MissingArgumentError, InvalidArgumentError } from '../errors.ts';
 import { MAX_MESSAGES_PER_FETCH } from '../limits.ts';
 import { compileNarrow, readableMessagesMatching, type NarrowTerm } from './narrow.ts';
-import { presentMessages, type MessageView } from './present.ts';
+import { presentRows, type MessageView } from './present.ts';
 
 /** Larger than any message ID: Zulip's "newest" anchor. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
@@ -53,24 +53,25 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
   const { db, realm } = ctx;
   checkWindow(input);
   const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null });
-  const from = await readableMessagesMatching(db, realm, viewer, narrow);
-  const present = (ids: number[]) => presentMessages(db, realm, viewer, ids, {
+  const from = readableMessagesMatching(realm, viewer, narrow);
+  // The window's query and the records of the messages in it are one statement.
+  const present: Present = (idQuery) => presentRows(db, realm, viewer, idQuery, {
     applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar, gravatar: ctx.config.gravatarEnabled,
     allowEmptyTopicName: input.allowEmptyTopicName, search: narrow.search,
   });
 
   if (input.messageIds != null) {
     const wanted = [...new Set(input.messageIds)];
-    const rows = wanted.length
-      ? await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id = ANY(${wanted}::int[]) ORDER BY m.id`)
-      : [];
-    return { anchor: null, foundAnchor: false, foundNewest: false, foundOldest: false, historyLimited: false, messages: await present(rows.map((r) => r.id)) };
+    const messages = wanted.length ? await present(Prisma.sql`SELECT m.id ${from} AND m.id = ANY(${wanted}::int[])`) : [];
+    return { anchor: null, foundAnchor: false, foundNewest: false, foundOldest: false, historyLimited: false, messages };
   }
   const anchor = await resolveAnchor(db, from, input);
-  const window = await windowAround(db, from, anchor, input.numBefore!, input.numAfter!, input.includeAnchor ?? true);
+  const window = await windowAround(present, from, anchor, input.numBefore!, input.numAfter!, input.includeAnchor ?? true);
   // Parley has no plan that limits history.
-  return { anchor, ...window, historyLimited: false, messages: await present(window.ids) };
+  return { anchor, ...window, historyLimited: false };
 }
+
+type Present = (idQuery: Prisma.Sql) => Promise<MessageView[]>;
 
 /** Either explicit message IDs or a window (num_before, num_after) within Zulip's size limit. */
 function checkWindow(input: FetchInput): void {
@@ -118,8 +119,8 @@ async function resolveAnchor(db: Db, from: Prisma.Sql, input: FetchInput): Promi
   throw new BadRequestError('Invalid anchor');
 }
 
-/** The IDs around the anchor, and whether the window reached the anchor, the oldest and the newest. */
-async function windowAround(db: Db, from: Prisma.Sql, anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean) {
+/** The messages around the anchor, and whether the window reached the anchor, the oldest and the newest. */
+async function windowAround(present: Present, from: Prisma.Sql, anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean) {
   const anchoredToLeft = anchor === 0;
   const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   const needBefore = !anchoredToLeft && numBefore > 0;
@@ -128,13 +129,12 @@ async function windowAround(db: Db, from: Prisma.Sql, anchor: number, numBefore:
   // Message IDs are 32-bit; the "newest" sentinel and huge client anchors are clamped for SQL.
   const bigint = (n: number) => Math.max(-1, Math.min(n, 2_147_483_647));
 
-  let rows: number[] = [];
-  const before = async (beforeAnchor: number, limit: number) =>
-    (await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id <= ${bigint(beforeAnchor)} ORDER BY m.id DESC LIMIT ${limit}`))
-      .map((r) => r.id).reverse();
-  const after = async (afterAnchor: number, limit: number) =>
-    (await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id >= ${bigint(afterAnchor)} ORDER BY m.id ASC LIMIT ${limit}`))
-      .map((r) => r.id);
+  // Each side is read (and presented) in ID order; a row or two past what is kept may be presented.
+  let rows: MessageView[] = [];
+  const before = (beforeAnchor: number, limit: number) =>
+    present(Prisma.sql`SELECT m.id ${from} AND m.id <= ${bigint(beforeAnchor)} ORDER BY m.id DESC LIMIT ${limit}`);
+  const after = (afterAnchor: number, limit: number) =>
+    present(Prisma.sql`SELECT m.id ${from} AND m.id >= ${bigint(afterAnchor)} ORDER BY m.id ASC LIMIT ${limit}`);
   if (needBefore && needAfter) {
     rows = [...(await before(anchor - 1, numBefore)), ...(await after(anchor, numAfter + 1))];
   } else if (needBefore) {
@@ -142,14 +142,14 @@ async function windowAround(db: Db, from: Prisma.Sql, anchor: number, numBefore:
   } else if (needAfter) {
     rows = await after(anchor + (includeAnchor ? 0 : 1), numAfter + inc);
   } else if (!anchoredToLeft && !anchoredToRight) {
-    rows = (await db.$queryRaw<{ id: number }[]>(Prisma.sql`SELECT m.id ${from} AND m.id = ${bigint(anchor)}`)).map((r) => r.id);
+    rows = await present(Prisma.sql`SELECT m.id ${from} AND m.id = ${bigint(anchor)}`);
   }
 
-  const beforeRows = numBefore ? (anchoredToRight ? rows : rows.filter((id) => id < anchor)).slice(-numBefore) : [];
-  const anchorRows = anchoredToRight ? [] : rows.filter((id) => id === anchor);
-  const afterRows = anchoredToRight ? [] : rows.filter((id) => id > anchor).slice(0, numAfter);
+  const beforeRows = numBefore ? (anchoredToRight ? rows : rows.filter((m) => m.id < anchor)).slice(-numBefore) : [];
+  const anchorRows = anchoredToRight ? [] : rows.filter((m) => m.id === anchor);
+  const afterRows = anchoredToRight ? [] : rows.filter((m) => m.id > anchor).slice(0, numAfter);
   return {
-    ids: [...beforeRows, ...(includeAnchor ? anchorRows : []), ...afterRows],
+    messages: [...beforeRows, ...(includeAnchor ? anchorRows : []), ...afterRows],
     // Zulip: false when the anchor is missing, does not match, or was excluded by include_anchor.
     foundAnchor: includeAnchor && anchorRows.length === 1,
     foundOldest: anchoredToLeft || beforeRows.length < numBefore,

@@ -3,11 +3,12 @@
 // A narrow with a channel operator (or `channels:public`, or explicit message IDs) searches every
 // message the viewer may read in those channels, received or not; any other narrow searches only
 // the viewer's own history (messages they received), as Zulip does.
-import { Prisma, type Realm, type User } from '../../prisma/generated/client/client.ts';
+import { Prisma, type Channel, type Realm, type User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
-import { findChannelByName, hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
-import { exactInsensitive, isDbId } from '../rows.ts';
+import { hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
+import { isGuest } from '../users/roles.ts';
+import { exactInsensitive, isDbId, reviveTimestamps } from '../rows.ts';
 import { RESOLVED_TOPIC_PREFIX, topicFromClient } from './topics.ts';
 
 export interface NarrowTerm {
@@ -61,6 +62,11 @@ export interface CompiledNarrow {
   search: string | null;
   /** Set when the narrow is a single channel + topic (for empty-topic handling by callers). */
   isSearch: boolean;
+  /**
+   * Every match is in a channel whose whole history the viewer may read (the narrow names one, not
+   * negated): the access check then needs neither the viewer's UserMessage rows nor the channel list.
+   */
+  inReadableChannel: boolean;
 }
 
 function asUserRef(term: NarrowTerm): number | string {
@@ -94,27 +100,39 @@ async function dmParticipants(db: Db, realm: Realm, viewer: User, term: NarrowTe
   return [...ids].sort((a, b) => a - b);
 }
 
+/**
+ * SQL for the IDs of the channels whose whole history the viewer may read (`historyIsPublicTo`,
+ * in SQL): narrows use it as a subquery, so reading it costs no statement of its own.
+ */
+export function readableChannelIdsSql(viewer: User): Prisma.Sql {
+  return Prisma.sql`SELECT c.id FROM "Channel" c
+    LEFT JOIN "Subscription" s ON s."channelId" = c.id AND s."userId" = ${viewer.id} AND s.active
+    WHERE c."realmId" = ${viewer.realmId}
+      AND CASE WHEN c."inviteOnly" THEN c."historyPublicToSubscribers" AND s.id IS NOT NULL
+               ELSE ${!isGuest(viewer)} OR s.id IS NOT NULL END`;
+}
+
 /** Channel IDs whose whole history the viewer may read. */
 export async function channelsWithReadableHistory(db: Db, viewer: User): Promise<number[]> {
-  const channels = await db.channel.findMany({ where: { realmId: viewer.realmId } });
-  const subscribed = new Set((await db.subscription.findMany({ where: { userId: viewer.id, active: true }, select: { channelId: true } })).map((s) => s.channelId));
-  return channels.filter((c) => historyIsPublicTo(c, viewer, subscribed.has(c.id))).map((c) => c.id);
+  return (await db.$queryRaw<{ id: number }[]>(readableChannelIdsSql(viewer))).map((r) => r.id);
 }
 
 export async function compileNarrow(db: Db, realm: Realm, viewer: User, terms: NarrowTerm[], options: { explicitIds?: boolean } = {}): Promise<CompiledNarrow> {
   const conditions: Prisma.Sql[] = [];
   let channelWide = !!options.explicitIds;
   let search: string | null = null;
+  let inReadableChannel = false;
   for (const raw of terms) {
     const term = { ...raw, operator: OPERATOR_ALIASES[raw.operator] ?? raw.operator };
     const compiled = await compileTerm(db, realm, viewer, term);
     if (!compiled) continue;
     if (compiled.widens && !term.negated) channelWide = true;
     if (compiled.search != null) search = compiled.search;
+    if (compiled.readableChannel && !term.negated) inReadableChannel = true;
     conditions.push(term.negated ? Prisma.sql`NOT (${compiled.cond})` : Prisma.sql`(${compiled.cond})`);
   }
   const where = conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`;
-  return { where, channelWide, search, isSearch: search !== null };
+  return { where, channelWide, search, isSearch: search !== null, inReadableChannel };
 }
 
 interface CompiledTerm {
@@ -123,14 +141,16 @@ interface CompiledTerm {
   widens?: boolean;
   /** The full-text query, for highlighting. */
   search?: string;
+  /** Only matches messages of one channel whose whole history the viewer may read. */
+  readableChannel?: boolean;
 }
 
 /** One narrow term as SQL over `m` (Message) and `um` (the viewer's UserMessage); null filters nothing. */
 async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm): Promise<CompiledTerm | null> {
   switch (term.operator) {
     case 'channel': {
-      const channel = await narrowChannel(db, realm, viewer, term.operand);
-      return { cond: Prisma.sql`m."channelId" = ${channel.id}`, widens: true };
+      const { channel, subscribed } = await narrowChannel(db, realm, viewer, term.operand);
+      return { cond: Prisma.sql`m."channelId" = ${channel.id}`, widens: true, readableChannel: historyIsPublicTo(channel, viewer, subscribed) };
     }
     case 'channels': {
       if (term.operand !== 'public' && term.operand !== 'web-public') throw new BadNarrowError(`invalid operand '${String(term.operand)}' for 'channels'`);
@@ -187,17 +207,23 @@ async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm)
   }
 }
 
-/** The channel a `channel` term names, by ID or name; unknown and inaccessible ones answer alike. */
-async function narrowChannel(db: Db, realm: Realm, viewer: User, operand: unknown) {
+/**
+ * The channel a `channel` term names, by ID or name, and whether the viewer is subscribed (one
+ * statement); unknown and inaccessible ones answer alike.
+ */
+async function narrowChannel(db: Db, realm: Realm, viewer: User, operand: unknown): Promise<{ channel: Channel; subscribed: boolean }> {
   if (typeof operand !== 'number' && typeof operand !== 'string') throw new BadNarrowError("invalid operand for 'channel'");
   const numeric = typeof operand === 'number' || /^\d+$/.test(operand);
   if (numeric && !isDbId(Number(operand))) throw new BadNarrowError('unknown channel');
-  const channel = numeric
-    ? await db.channel.findFirst({ where: { id: Number(operand), realmId: realm.id } })
-    : await findChannelByName(db, realm.id, operand as string);
+  const [row] = await db.$queryRaw<{ channel: Channel; subscribed: boolean }[]>(Prisma.sql`
+    SELECT to_jsonb(c) AS channel,
+      EXISTS (SELECT 1 FROM "Subscription" s WHERE s."channelId" = c.id AND s."userId" = ${viewer.id} AND s.active) AS subscribed
+    FROM "Channel" c
+    WHERE c."realmId" = ${realm.id} AND ${numeric ? Prisma.sql`c.id = ${Number(operand)}` : Prisma.sql`lower(c.name) = lower(${(operand as string).trim()})`}`);
+  const channel = row && reviveTimestamps(row.channel, ['dateCreated']);
   // Private channels the viewer may not read do not leak.
-  if (!channel || !(await hasContentAccess(db, viewer, channel))) throw new BadNarrowError('unknown channel');
-  return channel;
+  if (!channel || !(await hasContentAccess(db, viewer, channel, row.subscribed))) throw new BadNarrowError('unknown channel');
+  return { channel, subscribed: row.subscribed };
 }
 
 /** `with`: the conversation (topic or direct) of the given message, if the viewer may read it. */
@@ -245,11 +271,10 @@ function isCondition(operand: string, viewer: User): Prisma.Sql {
  * (a UserMessage row), plus, for channel-wide narrows, channels whose history they may read.
  * GET /messages and the narrow-based flag update select from the same window.
  */
-export async function readableMessagesMatching(db: Db, realm: Realm, viewer: User, narrow: CompiledNarrow): Promise<Prisma.Sql> {
-  const readable = narrow.channelWide ? await channelsWithReadableHistory(db, viewer) : [];
-  const access = narrow.channelWide
-    ? Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" = ANY(${readable}::int[]))`
-    : Prisma.sql`um."userId" IS NOT NULL`;
+export function readableMessagesMatching(realm: Realm, viewer: User, narrow: CompiledNarrow): Prisma.Sql {
+  const access = !narrow.channelWide ? Prisma.sql`um."userId" IS NOT NULL`
+    : narrow.inReadableChannel ? Prisma.sql`TRUE`
+    : Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" IN (${readableChannelIdsSql(viewer)}))`;
   return Prisma.sql`FROM "Message" m
     LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer.id}
     WHERE m."realmId" = ${realm.id} AND ${access} AND ${narrow.where}`;

@@ -2,9 +2,9 @@
 // with a fixed number of queries (no query per message).
 import { Prisma, type Message, type Realm, type User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
-import { avatarUrlFor } from '../users/avatars.ts';
+import { avatarUrlFor, type AvatarUser } from '../users/avatars.ts';
 import { toUnixSeconds, escapeHtml } from '../text.ts';
-import { flagList } from './flags.ts';
+import { flagList, type UserMessageFlags } from './flags.ts';
 import { realmLinkifiers, topicLinksWith } from './render.ts';
 import { editHistoryPolicy, visibleEditHistory } from './history.ts';
 import { topicForClient } from './topics.ts';
@@ -68,46 +68,74 @@ export interface PresentOptions {
 // direct conversations are numbered above this offset, so the two never collide.
 export const DIRECT_RECIPIENT_ID_OFFSET = 1_000_000_000;
 
+/** One message with everything its record needs, as presentRows' single statement reads it. */
+type PresentRow = MessageSource['row'] & {
+  sender: AvatarUser & Pick<User, 'fullName' | 'email' | 'isBot' | 'settings'>;
+  channelName: string | null;
+  participants: DisplayRecipientUser[] | null;
+  reactions: ReactionView[];
+  submessages: { id: number; messageId: number; senderId: number; msgType: string; content: string }[];
+  flags: UserMessageFlags | null;
+  matchContent: string | null;
+  matchSubject: string | null;
+};
+
+/** Records for the given message IDs (of the realm), in ID order. */
 export async function presentMessages(db: Db, realm: Realm, viewer: User | null, ids: number[], options: PresentOptions): Promise<MessageView[]> {
   if (!ids.length) return [];
-  const messages = await db.message.findMany({
-    where: { id: { in: ids }, realmId: realm.id },
-    orderBy: { id: 'asc' },
-    include: {
-      sender: true,
-      channel: { select: { name: true } },
-      reactions: { orderBy: { id: 'asc' } },
-      submessages: { orderBy: { id: 'asc' } },
-      userMessages: viewer ? { where: { userId: viewer.id } } : false,
-    },
-  });
-  // Participants only for direct messages (an include would query for channel messages too).
-  const conversationIds = [...new Set(messages.map((m) => m.directConversationId).filter((id): id is number => id != null))];
-  const members = conversationIds.length
-    ? await db.directConversationMember.findMany({
-        where: { conversationId: { in: conversationIds } },
-        select: { conversationId: true, user: { select: { id: true, email: true, fullName: true } } },
-      })
-    : [];
-  const participantsOf = new Map<number, DisplayRecipientUser[]>();
-  for (const member of members) {
-    const list = participantsOf.get(member.conversationId) ?? [];
-    list.push({ id: member.user.id, email: member.user.email, full_name: member.user.fullName, is_mirror_dummy: false });
-    participantsOf.set(member.conversationId, list);
-  }
-  const highlights = options.search ? await searchHighlights(db, ids, options.search) : new Map<number, { content: string; subject: string }>();
-  const linkifiers = messages.some((m) => m.channelId != null && m.topic) ? await realmLinkifiers(db, realm.id) : [];
-  return messages.map((m) => messageRecord(realm, {
+  return presentRows(db, realm, viewer, Prisma.sql`SELECT unnest(${ids}::int[]) AS id`, options);
+}
+
+/**
+ * Records for the messages a query selects (`SELECT <id column> …`, LIMIT included), in ID order:
+ * one statement, whatever the number of messages, reactions, submessages and participants, so a
+ * GET /messages reads its window and everything shown in it at once.
+ */
+export async function presentRows(db: Db, realm: Realm, viewer: User | null, idQuery: Prisma.Sql, options: PresentOptions): Promise<MessageView[]> {
+  const highlight = (column: Prisma.Sql) => options.search
+    ? Prisma.sql`ts_headline('english', ${column}, websearch_to_tsquery('english', ${options.search}), ${HEADLINE_OPTIONS})`
+    : Prisma.sql`NULL::text`;
+  const rows = await db.$queryRaw<PresentRow[]>(Prisma.sql`
+    SELECT m.id, m."senderId", m."channelId", m."directConversationId", m.topic, m.content, m."renderedContent",
+      m."sendingClient", m."isMeMessage", m."lastEditTime", m."lastMovedTime", m."dateSent", m."editHistory",
+      json_build_object('id', u.id, 'realmId', u."realmId", 'email', u.email, 'deliveryEmail', u."deliveryEmail",
+        'fullName', u."fullName", 'isBot', u."isBot", 'settings', u.settings, 'avatarSource', u."avatarSource",
+        'avatarVersion', u."avatarVersion", 'avatarKey', u."avatarKey") AS sender,
+      c.name AS "channelName",
+      CASE WHEN m."directConversationId" IS NOT NULL THEN (
+        SELECT json_agg(json_build_object('id', pu.id, 'email', pu.email, 'full_name', pu."fullName", 'is_mirror_dummy', false) ORDER BY pu.id)
+        FROM "DirectConversationMember" dm JOIN "User" pu ON pu.id = dm."userId" WHERE dm."conversationId" = m."directConversationId"
+      ) END AS participants,
+      COALESCE((SELECT json_agg(json_build_object('emojiName', r."emojiName", 'emojiCode', r."emojiCode",
+          'reactionType', r."reactionType", 'userId', r."userId") ORDER BY r.id)
+        FROM "Reaction" r WHERE r."messageId" = m.id), '[]') AS reactions,
+      COALESCE((SELECT json_agg(json_build_object('id', sm.id, 'messageId', sm."messageId", 'senderId', sm."senderId",
+          'msgType', sm."msgType", 'content', sm.content) ORDER BY sm.id)
+        FROM "SubMessage" sm WHERE sm."messageId" = m.id), '[]') AS submessages,
+      CASE WHEN um."userId" IS NOT NULL THEN json_build_object('read', um.read, 'starred', um.starred,
+        'collapsed', um.collapsed, 'mentioned', um.mentioned, 'streamWildcardMentioned', um."streamWildcardMentioned",
+        'topicWildcardMentioned', um."topicWildcardMentioned", 'hasAlertWord', um."hasAlertWord", 'historical', um.historical) END AS flags,
+      ${highlight(Prisma.sql`m."renderedContent"`)} AS "matchContent",
+      ${highlight(Prisma.sql`m.topic`)} AS "matchSubject"
+    FROM (${idQuery}) w
+    JOIN "Message" m ON m.id = w.id
+    JOIN "User" u ON u.id = m."senderId"
+    LEFT JOIN "Channel" c ON c.id = m."channelId"
+    LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer?.id ?? null}::int
+    WHERE m."realmId" = ${realm.id}
+    ORDER BY m.id`);
+  const linkifiers = rows.some((m) => m.channelId != null && m.topic) ? await realmLinkifiers(db, realm.id) : [];
+  return rows.map((m) => messageRecord(realm, {
     row: m,
     sender: m.sender,
     avatarUrl: avatarUrlFor(viewer, m.sender, options),
-    channelName: m.channel?.name ?? null,
-    participants: m.directConversationId != null ? participantsOf.get(m.directConversationId) ?? [] : [],
-    reactions: m.reactions.map((r) => ({ emojiName: r.emojiName, emojiCode: r.emojiCode, reactionType: r.reactionType, userId: r.userId })),
+    channelName: m.channelName,
+    participants: m.participants ?? [],
+    reactions: m.reactions,
     submessages: m.submessages.map(submessageRecord),
     topicLinks: m.channelId != null ? topicLinksWith(linkifiers, m.topic) : [],
-    flags: flagList(viewer ? (m as { userMessages?: Parameters<typeof flagList>[0][] }).userMessages?.[0] : undefined),
-    highlight: highlights.get(m.id) ?? null,
+    flags: flagList(viewer ? m.flags : undefined),
+    highlight: m.matchContent != null ? { content: markHighlights(m.matchContent), subject: markHighlights(escapeHtml(m.matchSubject ?? '')) } : null,
   }, options));
 }
 
@@ -174,9 +202,11 @@ export function messageRecord(realm: Realm, source: MessageSource, options: { ap
 const MARK_START = '\u0002';
 const MARK_END = '\u0003';
 
+const HEADLINE_OPTIONS = `HighlightAll=TRUE, StartSel=${MARK_START}, StopSel=${MARK_END}`;
+
 /** Search matches highlighted in the rendered content and the (escaped) topic, by message. */
 export async function searchHighlights(db: Db, ids: number[], search: string) {
-  const options = `HighlightAll=TRUE, StartSel=${MARK_START}, StopSel=${MARK_END}`;
+  const options = HEADLINE_OPTIONS;
   const rows = await db.$queryRaw<{ id: number; content: string; subject: string }[]>(Prisma.sql`
     SELECT m.id,
       ts_headline('english', m."renderedContent", websearch_to_tsquery('english', ${search}), ${options}) AS content,

@@ -40,7 +40,7 @@ export async function updateFlagsForNarrow(ctx: Context, user: User, input: Flag
   if (input.numBefore > 0 && input.numAfter > 0 && !input.includeAnchor) throw new BadRequestError('The anchor can only be excluded at an end of the range');
 
   const narrow = await compileNarrow(db, realm, user, input.narrow);
-  const from = await readableMessagesMatching(db, realm, user, narrow);
+  const from = readableMessagesMatching(realm, user, narrow);
 
   let anchor: number;
   const name = input.anchor.trim();
