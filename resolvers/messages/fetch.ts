@@ -52,7 +52,7 @@ function parseAnchorDate(value: string): Date {
 export async function fetchMessages(ctx: Context, viewer: User, input: FetchInput): Promise<FetchResult> {
   const { db, realm } = ctx;
   checkWindow(input);
-  const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null });
+  const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null, cache: ctx });
   const from = readableMessagesMatching(realm, viewer, narrow);
   // The window's query and the records of the messages in it are one statement.
   const present: Present = (idQuery) => presentRows(db, realm, viewer, idQuery, {

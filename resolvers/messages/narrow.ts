@@ -6,9 +6,9 @@
 import { Prisma, type Channel, type Realm, type User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
-import { hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
+import { cachedChannelWithSubscribers, hasContentAccess, historyIsPublicTo, type ChannelCache } from '../channels/access.ts';
 import { isGuest } from '../users/roles.ts';
-import { exactInsensitive, isDbId, reviveTimestamps } from '../rows.ts';
+import { exactInsensitive, isDbId } from '../rows.ts';
 import { RESOLVED_TOPIC_PREFIX, topicFromClient } from './topics.ts';
 
 export interface NarrowTerm {
@@ -117,14 +117,19 @@ export async function channelsWithReadableHistory(db: Db, viewer: User): Promise
   return (await db.$queryRaw<{ id: number }[]>(readableChannelIdsSql(viewer))).map((r) => r.id);
 }
 
-export async function compileNarrow(db: Db, realm: Realm, viewer: User, terms: NarrowTerm[], options: { explicitIds?: boolean } = {}): Promise<CompiledNarrow> {
+/** Where a narrow's channel lookups may be cached: the request's context (not inside a transaction). */
+export type ChannelLookup = { channelCache?: ChannelCache; tx?: unknown };
+
+export async function compileNarrow(
+  db: Db, realm: Realm, viewer: User, terms: NarrowTerm[], options: { explicitIds?: boolean; cache?: ChannelLookup } = {},
+): Promise<CompiledNarrow> {
   const conditions: Prisma.Sql[] = [];
   let channelWide = !!options.explicitIds;
   let search: string | null = null;
   let inReadableChannel = false;
   for (const raw of terms) {
     const term = { ...raw, operator: OPERATOR_ALIASES[raw.operator] ?? raw.operator };
-    const compiled = await compileTerm(db, realm, viewer, term);
+    const compiled = await compileTerm(db, realm, viewer, term, options.cache);
     if (!compiled) continue;
     if (compiled.widens && !term.negated) channelWide = true;
     if (compiled.search != null) search = compiled.search;
@@ -146,10 +151,10 @@ interface CompiledTerm {
 }
 
 /** One narrow term as SQL over `m` (Message) and `um` (the viewer's UserMessage); null filters nothing. */
-async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm): Promise<CompiledTerm | null> {
+async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm, cache: ChannelLookup | undefined): Promise<CompiledTerm | null> {
   switch (term.operator) {
     case 'channel': {
-      const { channel, subscribed } = await narrowChannel(db, realm, viewer, term.operand);
+      const { channel, subscribed } = await narrowChannel(db, realm, viewer, term.operand, cache);
       return { cond: Prisma.sql`m."channelId" = ${channel.id}`, widens: true, readableChannel: historyIsPublicTo(channel, viewer, subscribed) };
     }
     case 'channels': {
@@ -208,22 +213,19 @@ async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm)
 }
 
 /**
- * The channel a `channel` term names, by ID or name, and whether the viewer is subscribed (one
- * statement); unknown and inaccessible ones answer alike.
+ * The channel a `channel` term names, by ID or name, and whether the viewer is subscribed: through
+ * the channel cache when the caller has one (resolvers/row-cache.ts), else one statement. Unknown
+ * and inaccessible channels answer alike.
  */
-async function narrowChannel(db: Db, realm: Realm, viewer: User, operand: unknown): Promise<{ channel: Channel; subscribed: boolean }> {
+async function narrowChannel(db: Db, realm: Realm, viewer: User, operand: unknown, cache: ChannelLookup | undefined): Promise<{ channel: Channel; subscribed: boolean }> {
   if (typeof operand !== 'number' && typeof operand !== 'string') throw new BadNarrowError("invalid operand for 'channel'");
   const numeric = typeof operand === 'number' || /^\d+$/.test(operand);
   if (numeric && !isDbId(Number(operand))) throw new BadNarrowError('unknown channel');
-  const [row] = await db.$queryRaw<{ channel: Channel; subscribed: boolean }[]>(Prisma.sql`
-    SELECT to_jsonb(c) AS channel,
-      EXISTS (SELECT 1 FROM "Subscription" s WHERE s."channelId" = c.id AND s."userId" = ${viewer.id} AND s.active) AS subscribed
-    FROM "Channel" c
-    WHERE c."realmId" = ${realm.id} AND ${numeric ? Prisma.sql`c.id = ${Number(operand)}` : Prisma.sql`lower(c.name) = lower(${(operand as string).trim()})`}`);
-  const channel = row && reviveTimestamps(row.channel, ['dateCreated']);
+  const found = await cachedChannelWithSubscribers({ ...cache, db }, realm.id, numeric ? { id: Number(operand) } : { name: operand as string });
+  const subscribed = !!found?.subscriberIds.includes(viewer.id);
   // Private channels the viewer may not read do not leak.
-  if (!channel || !(await hasContentAccess(db, viewer, channel, row.subscribed))) throw new BadNarrowError('unknown channel');
-  return { channel, subscribed: row.subscribed };
+  if (!found || !(await hasContentAccess(db, viewer, found.channel, subscribed))) throw new BadNarrowError('unknown channel');
+  return { channel: found.channel, subscribed };
 }
 
 /** `with`: the conversation (topic or direct) of the given message, if the viewer may read it. */
