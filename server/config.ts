@@ -162,6 +162,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       apiByUser: parseRule(env.PARLEY_RATE_LIMIT_API_BY_USER, DEFAULT_RATE_LIMITS.apiByUser),
       apiByIp: parseRule(env.PARLEY_RATE_LIMIT_API_BY_IP, DEFAULT_RATE_LIMITS.apiByIp),
       authenticateByUsername: parseRule(env.PARLEY_RATE_LIMIT_AUTHENTICATE_BY_USERNAME, DEFAULT_RATE_LIMITS.authenticateByUsername),
+      emailChangeByUser: parseRule(env.PARLEY_RATE_LIMIT_EMAIL_CHANGE_BY_USER, DEFAULT_RATE_LIMITS.emailChangeByUser),
       maxEventQueuesPerUser: Number(env.PARLEY_MAX_EVENT_QUEUES_PER_USER || DEFAULT_RATE_LIMITS.maxEventQueuesPerUser),
     },
     trustedProxies: Number(env.PARLEY_TRUSTED_PROXIES || 0),

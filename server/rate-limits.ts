@@ -20,6 +20,11 @@ export interface RateLimitConfig {
   apiByIp: RateLimitRule;
   /** Login attempts (fetch_api_key) per account, successful ones clearing the count. Zulip: 5 per 30 minutes. */
   authenticateByUsername: RateLimitRule;
+  /**
+   * Address-change confirmations mailed per user (PATCH /settings `email`): they go to addresses the
+   * server has no relationship with, so they could spend its mail reputation. Zulip: 2 an hour (and 5 a day).
+   */
+  emailChangeByUser: RateLimitRule;
   /** Event queues one user may have at once (Zulip has no such limit; its queues expire after 10 idle minutes). */
   maxEventQueuesPerUser: number;
 }
@@ -29,10 +34,11 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   apiByUser: { requests: 200, seconds: 60 },
   apiByIp: { requests: 100, seconds: 60 },
   authenticateByUsername: { requests: 5, seconds: 1800 },
+  emailChangeByUser: { requests: 2, seconds: 3600 },
   maxEventQueuesPerUser: 100,
 };
 
-export type RateLimitDomain = 'apiByUser' | 'apiByIp' | 'authenticateByUsername';
+export type RateLimitDomain = 'apiByUser' | 'apiByIp' | 'authenticateByUsername' | 'emailChangeByUser';
 
 /** A rule in the form `requests/seconds` (PARLEY_RATE_LIMIT_*), or the default. */
 export function parseRule(value: string | undefined, fallback: RateLimitRule): RateLimitRule {
@@ -64,7 +70,7 @@ export class RateLimits {
   private readonly limiters = new Map<RateLimitDomain, RateLimiterAbstract>();
 
   constructor(readonly config: RateLimitConfig, redis: { command: Redis; prefix: string } | null) {
-    for (const domain of ['apiByUser', 'apiByIp', 'authenticateByUsername'] as const) {
+    for (const domain of ['apiByUser', 'apiByIp', 'authenticateByUsername', 'emailChangeByUser'] as const) {
       const rule = config[domain];
       const options = { points: rule.requests, duration: rule.seconds, keyPrefix: `rl:${domain}` };
       // Should Redis fail, each process goes on counting by itself rather than refusing everyone.

@@ -48,7 +48,11 @@ export async function updateOwnSettings(ctx: Context, user: User, input: Setting
   let newEmail: string | null = null;
   if (input.email != null) {
     const email = input.email.trim();
-    if (email !== user.deliveryEmail) newEmail = await checkEmailChange(ctx, user, email);
+    if (email !== user.deliveryEmail) {
+      newEmail = await checkEmailChange(ctx, user, email);
+      const counted = await ctx.rateLimits?.consume('emailChangeByUser', String(user.id));
+      if (counted?.refusal) throw counted.refusal;
+    }
   }
 
   // Zulip ignores name changes the organization forbids, without an error: its own clients do not offer them.

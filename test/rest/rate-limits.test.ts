@@ -1,6 +1,6 @@
 // Zulip's rate limits (server/rate-limits.ts): requests per user (REST, GraphQL and WebSocket
-// operations alike), requests per IP address without credentials, login attempts per account, and
-// event queues per user; answered with HTTP 429, RATE_LIMIT_HIT, `retry-after` and Zulip's
+// operations alike), requests per IP address without credentials, login attempts per account,
+// address-change confirmations and event queues per user; answered with HTTP 429, RATE_LIMIT_HIT, `retry-after` and Zulip's
 // X-RateLimit-* headers. Off in the rest of the suite; on here, with small limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
@@ -26,11 +26,12 @@ beforeAll(async () => {
       apiByUser: { requests: PER_USER, seconds: 60 },
       apiByIp: { requests: PER_IP, seconds: 60 },
       authenticateByUsername: { requests: LOGIN_ATTEMPTS, seconds: 1800 },
+      emailChangeByUser: { requests: 2, seconds: 3600 },
       maxEventQueuesPerUser: QUEUES,
     },
   });
   // Each test has users of its own, so their counts start at zero.
-  for (let i = 0; i < 5; i++) users.push(await makeUser(t));
+  for (let i = 0; i < 7; i++) users.push(await makeUser(t));
 });
 afterAll(async () => { await t?.close(); });
 
@@ -138,6 +139,23 @@ describe('event queues per user', () => {
   });
 });
 
+describe('address-change confirmations per user (Zulip: 2 an hour)', () => {
+  it('refuses a third PATCH /settings email within the hour, through GraphQL too', async () => {
+    const user = users[5]!;
+    const client = t.client(user);
+    // A refused address is not counted.
+    expect((await client.patch('/settings', { email: 'not an address' })).status).toBe(400);
+    for (let i = 0; i < 2; i++) expect((await client.patch('/settings', { email: `moving${i}-${user.userId}@example.com` })).status).toBe(200);
+    expectRateLimited(await client.patch('/settings', { email: `moving2-${user.userId}@example.com` }));
+    const gql = await graphql(t.baseUrl, 'mutation { updateSettings(email: "moving3@example.com") { timezone } }', {}, user);
+    expect(gql.body.errors?.[0]).toMatchObject({ message: 'API usage exceeded rate limit', extensions: { code: 'RATE_LIMIT_HIT' } });
+    // Other settings still change, and the limit is the sender's alone.
+    expect((await client.patch('/settings', { enter_sends: true })).status).toBe(200);
+    const other = users[6]!;
+    expect((await t.client(other).patch('/settings', { email: `moving-${other.userId}@example.com` })).status).toBe(200);
+  });
+});
+
 describe('requests per IP address without credentials (Zulip: 100 a minute)', () => {
   it('counts every request without accepted credentials, refused ones included', async () => {
     const anonymous = new ApiClient(t.baseUrl);
@@ -161,9 +179,9 @@ describe('requests per IP address without credentials (Zulip: 100 a minute)', ()
 describe('configuration', () => {
   it("defaults to Zulip's rules, and reads PARLEY_RATE_LIMIT_* as requests/seconds", () => {
     expect(configFromEnv({}).rateLimits).toEqual(DEFAULT_RATE_LIMITS);
-    expect(DEFAULT_RATE_LIMITS).toMatchObject({ apiByUser: { requests: 200, seconds: 60 }, apiByIp: { requests: 100, seconds: 60 }, authenticateByUsername: { requests: 5, seconds: 1800 } });
-    const custom = configFromEnv({ PARLEY_RATE_LIMITING: '0', PARLEY_RATE_LIMIT_API_BY_USER: '50/10', PARLEY_MAX_EVENT_QUEUES_PER_USER: '7' }).rateLimits;
-    expect(custom).toMatchObject({ enabled: false, apiByUser: { requests: 50, seconds: 10 }, maxEventQueuesPerUser: 7 });
+    expect(DEFAULT_RATE_LIMITS).toMatchObject({ apiByUser: { requests: 200, seconds: 60 }, apiByIp: { requests: 100, seconds: 60 }, authenticateByUsername: { requests: 5, seconds: 1800 }, emailChangeByUser: { requests: 2, seconds: 3600 } });
+    const custom = configFromEnv({ PARLEY_RATE_LIMITING: '0', PARLEY_RATE_LIMIT_API_BY_USER: '50/10', PARLEY_RATE_LIMIT_EMAIL_CHANGE_BY_USER: '3/60', PARLEY_MAX_EVENT_QUEUES_PER_USER: '7' }).rateLimits;
+    expect(custom).toMatchObject({ enabled: false, apiByUser: { requests: 50, seconds: 10 }, emailChangeByUser: { requests: 3, seconds: 60 }, maxEventQueuesPerUser: 7 });
     expect(() => configFromEnv({ PARLEY_RATE_LIMIT_API_BY_IP: 'lots' })).toThrow(/requests\/seconds/);
   });
 });
