@@ -47,7 +47,8 @@ export function inputProblem(value: unknown): string | null {
     if (typeof current === 'string') {
       const problem = textProblem(current);
       if (problem) return problem;
-    } else if (current !== null && typeof current === 'object') {
+    } else if (current !== null && typeof current === 'object' && !ArrayBuffer.isView(current)) {
+      // Bytes (an uploaded file) are no JSON: nothing in them is nested or stored as text.
       if (depth >= INPUT_LIMITS.jsonDepth) return `is nested too deeply (limit: ${INPUT_LIMITS.jsonDepth} levels).`;
       if (Array.isArray(current)) {
         for (const item of current) stack.push([item, depth + 1]);
