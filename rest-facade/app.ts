@@ -13,6 +13,7 @@ import { BadRequestError, MethodNotAllowedError, NotFoundError, ParleyError } fr
 import { CREDENTIAL_FREE_FIELDS, type RequestFacts } from '../server/context.ts';
 import type { Access, Admission } from '../server/gate.ts';
 import { discardBody, hasBody, readParamsBody } from '../server/request-body.ts';
+import { hasRawJson, stringifyBody } from './json.ts';
 
 export type Executor = (document: DocumentNode, variables: Record<string, unknown>, facts: RequestFacts) => Promise<ExecutionResult>;
 
@@ -35,7 +36,10 @@ export function restFacade(schema: GraphQLSchema, execute: Executor, gate: Gate)
     await discardBody(ctx);
     ctx.status = envelope.status;
     for (const [key, value] of Object.entries(envelope.headers ?? {})) ctx.set(key, value);
-    ctx.body = envelope.body;
+    if (hasRawJson(envelope.body)) {
+      ctx.body = stringifyBody(envelope.body);
+      ctx.type = 'application/json';
+    } else ctx.body = envelope.body;
   };
 }
 

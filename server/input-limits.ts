@@ -94,15 +94,25 @@ function operationProblem(document: DocumentNode, variables: unknown): GraphQLEr
       if (problem) return badRequest(`Variable "$${name}" ${problem}`);
     }
   }
-  let found: GraphQLError | null = null;
-  visit(document, {
-    [Kind.STRING]: (node) => {
-      const problem = textProblem(node.value);
-      if (problem && !found) found = badRequest(`String literal ${problem}`);
-    },
-  });
-  return found;
+  let literal = literalProblems.get(document);
+  if (literal === undefined) {
+    let found: string | null = null;
+    visit(document, {
+      [Kind.STRING]: (node) => {
+        const problem = textProblem(node.value);
+        if (problem && !found) found = `String literal ${problem}`;
+      },
+    });
+    literalProblems.set(document, (literal = found));
+  }
+  return literal === null ? null : badRequest(literal);
 }
+
+/**
+ * What operationProblem found in a document's literals: the REST facade runs the same few
+ * documents (and yoga's parser cache hands back the same ones), so each is walked once.
+ */
+const literalProblems = new WeakMap<DocumentNode, string | null>();
 
 /** Refuses operations whose variables or literals `inputProblem` refuses (HTTP, WebSocket and the REST facade). */
 function useInputChecks(): Plugin {

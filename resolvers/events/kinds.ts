@@ -40,12 +40,29 @@ export interface QueueView {
 /** How one queue sees one event: none, one or several wire events. */
 export type Tailor<E> = (event: E, queue: QueueView) => WireEvent[];
 
-const tailors = new Map<string, Tailor<any>>();
+/**
+ * What a kind's tailored form depends on, as a key: queues with equal keys get the same events, so
+ * one delivery tailors (and serializes, see queue.ts eventJson) them once for all those queues. It
+ * must cover everything the tailor reads of the queue; null when this queue's form is its own.
+ */
+export type ShapeKey<E> = (event: E, queue: QueueView) => string | null;
 
-/** Declares how queues see events of one kind; kinds without a tailor reach every queue as published. */
-export function tailorEvents<T extends EventType>(type: T, tailor: Tailor<EventOf<T>>): void {
+interface KindTailoring {
+  tailor: Tailor<any>;
+  shapeKey?: ShapeKey<any>;
+}
+
+const tailors = new Map<string, KindTailoring>();
+
+/**
+ * Declares how queues see events of one kind; kinds without a tailor reach every queue as published.
+ * With `shapeKey`, queues of one shape share the tailored events of a delivery (a fan-out to a
+ * thousand queues tailors a message once per combination of capabilities and flags, not a thousand
+ * times); the shared events are never modified afterwards.
+ */
+export function tailorEvents<T extends EventType>(type: T, tailor: Tailor<EventOf<T>>, shapeKey?: ShapeKey<EventOf<T>>): void {
   if (tailors.has(type)) throw new Error(`events of type ${type} are tailored twice`);
-  tailors.set(type, tailor);
+  tailors.set(type, { tailor, shapeKey });
 }
 
 export function wantsType(options: QueueOptions, type: string): boolean {
@@ -54,9 +71,30 @@ export function wantsType(options: QueueOptions, type: string): boolean {
 
 /** The events (zero, one or several) a queue gets for `event`. */
 export function tailorForQueue(event: ParleyEvent, queue: QueueView): WireEvent[] {
-  if (!wantsType(queue.options, event.type)) return [];
-  const tailor = tailors.get(event.type);
-  return tailor ? tailor(event, queue) : [event as WireEvent];
+  return new Tailoring(event).forQueue(queue);
+}
+
+/**
+ * One published event tailored for each queue it reaches: queues of one shape (see ShapeKey) get
+ * the same event objects, and kinds without a tailor the published event itself.
+ */
+export class Tailoring {
+  private readonly kind: KindTailoring | undefined;
+  private readonly shared = new Map<string, WireEvent[]>();
+
+  constructor(readonly event: ParleyEvent) {
+    this.kind = tailors.get(event.type);
+  }
+
+  forQueue(queue: QueueView): WireEvent[] {
+    if (!wantsType(queue.options, this.event.type)) return [];
+    if (!this.kind) return [this.event as WireEvent];
+    const key = this.kind.shapeKey?.(this.event, queue) ?? null;
+    if (key === null) return this.kind.tailor(this.event, queue);
+    let events = this.shared.get(key);
+    if (!events) this.shared.set(key, (events = this.kind.tailor(this.event, queue)));
+    return events;
+  }
 }
 
 /** The empty topic as this queue shows it: "" with `empty_topic_name`, else the realm's display name. */

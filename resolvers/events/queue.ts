@@ -18,6 +18,42 @@ export interface QueueOptions {
 export type QueuedEvent = WireEvent & { id: number };
 
 /**
+ * Each queued event's wire form without its ID: the event object, shared by every queue of one
+ * shape (kinds.ts Tailoring), or its JSON as read back from Redis. Events are never modified once
+ * queued, so the JSON of a shared event is made once, however many queues answer with it.
+ */
+const bodies = new WeakMap<QueuedEvent, WireEvent | string>();
+/** The JSON of a shared event up to where its ID goes (`{...,`), made once per event. */
+const prefixes = new WeakMap<WireEvent, string>();
+
+/** `event` as queued with `id` (after its own fields, as Zulip's queues add it); `json` is the event's JSON when known. */
+export function queuedEvent(event: WireEvent, id: number, json?: string): QueuedEvent {
+  const queued = { ...event, id } as QueuedEvent;
+  // An event with a field named `id` of its own keeps it where it was: serialized as a whole.
+  if (!Object.hasOwn(event, 'id')) bodies.set(queued, json ?? event);
+  return queued;
+}
+
+function prefixOf(json: string): string {
+  return json.length > 2 ? `${json.slice(0, -1)},` : '{';
+}
+
+/** JSON.stringify(event), from its wire form's JSON where that is known (see `bodies`). */
+export function eventJson(event: QueuedEvent): string {
+  const body = bodies.get(event);
+  if (body === undefined) return JSON.stringify(event);
+  let prefix: string | undefined;
+  if (typeof body === 'string') prefix = prefixOf(body);
+  else if ((prefix = prefixes.get(body)) === undefined) prefixes.set(body, (prefix = prefixOf(JSON.stringify(body))));
+  return `${prefix}"id":${event.id}}`;
+}
+
+/** JSON.stringify(events), each event's body serialized once however many queues it is in. */
+export function eventsJson(events: readonly QueuedEvent[]): string {
+  return `[${events.map(eventJson).join(',')}]`;
+}
+
+/**
  * The format of saved queues (snapshots in the database, queues in Redis). Bump it whenever
  * QueueOptions or the queued events change shape: queues saved in another format are dropped when
  * read, and their clients register again, as after any BAD_EVENT_QUEUE_ID.
@@ -81,10 +117,18 @@ export class EventQueue {
   }
 
   push(event: WireEvent): QueuedEvent {
-    const queued = { ...event, id: this.nextEventId++ } as QueuedEvent;
+    const queued = queuedEvent(event, this.nextEventId++);
     this.events.push(queued);
-    for (const waiter of [...this.waiters]) waiter.wake(this.eventsAfter(waiter.afterId));
+    if (this.waiters.size) wakeSoon(this);
     return queued;
+  }
+
+  /** Answers the waiting polls and subscriptions with what arrived since they started waiting. */
+  wakeWaiters(): void {
+    for (const waiter of [...this.waiters]) {
+      const events = this.eventsAfter(waiter.afterId);
+      if (events.length) waiter.wake(events);
+    }
   }
 
   /** Drops events the client has acknowledged by asking for those after `lastEventId`. */
@@ -142,4 +186,23 @@ export class EventQueue {
   release(): void {
     for (const waiter of [...this.waiters]) waiter.wake([]);
   }
+}
+
+/**
+ * Queues with new events and someone waiting, woken together once the current task is done: every
+ * event published in one go (a transaction's, a fan-out's) reaches a waiting poll in one answer,
+ * rather than the first one waking it and the rest waiting for its next poll.
+ */
+let toWake: Set<EventQueue> | null = null;
+
+function wakeSoon(queue: EventQueue): void {
+  if (!toWake) {
+    toWake = new Set();
+    queueMicrotask(() => {
+      const queues = toWake!;
+      toWake = null;
+      for (const q of queues) q.wakeWaiters();
+    });
+  }
+  toWake.add(queue);
 }

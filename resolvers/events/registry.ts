@@ -4,7 +4,7 @@
 // starts (see persistence.ts). Several processes share their queues through redis/registry.ts.
 import type { Delivery, EventBus } from './bus.ts';
 import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.ts';
-import { tailorForQueue } from './kinds.ts';
+import { Tailoring } from './kinds.ts';
 import { checkIdleTimeout, newQueueId, type EventQueues, type UserQueues, STREAM_RESUME_WINDOW } from './queues.ts';
 import { BadEventQueueIdError } from '../errors.ts';
 
@@ -125,8 +125,9 @@ export class QueueRegistry implements EventQueues<EventQueue> {
     }
     if (!targets.size) return;
     const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
+    const tailoring = new Tailoring(delivery.event);
     for (const [queue, userId] of targets) {
-      for (const event of tailorForQueue(delivery.event, { queueId: queue.id, userId, options: queue.options, emptyTopicDisplayName })) {
+      for (const event of tailoring.forQueue({ queueId: queue.id, userId, options: queue.options, emptyTopicDisplayName })) {
         queue.push(event);
       }
     }

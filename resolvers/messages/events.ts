@@ -1,6 +1,6 @@
 // The messages area's events (Zulip's `message`, `update_message`, `delete_message`, `reaction`,
 // `update_message_flags`) and how each queue sees them.
-import { tailorEvents, topicForQueue, type WireEvent } from '../events/kinds.ts';
+import { tailorEvents, topicForQueue, type QueueView, type WireEvent } from '../events/kinds.ts';
 import type { MessageView } from './present.ts';
 import { toZulipMessage } from './wire.ts';
 import { matchesNarrow } from './narrow-filter.ts';
@@ -83,10 +83,20 @@ declare module '../events/kinds.ts' {
   }
 }
 
+/** The queue owner's flags on the message (a spectator has none; all_public_streams queues get historical ones). */
+function flagsFor(event: MessageEvent, queue: QueueView): string[] {
+  return queue.userId != null ? (event.flags_by_user[queue.userId] ?? ['read', 'historical']) : [];
+}
+
+/** Zulip's process_message_event: only the queue the sender named gets `local_message_id`. */
+function echoes(event: MessageEvent, queue: QueueView): boolean {
+  return event.local_id != null && event.sender_queue_id === queue.queueId && queue.userId === event.message.senderId;
+}
+
 tailorEvents('message', (event, queue) => {
-  const { message, flags_by_user: flagsByUser, sender_queue_id: senderQueueId, local_id: localId } = event;
+  const { message, local_id: localId } = event;
   const { options } = queue;
-  const flags = queue.userId != null ? (flagsByUser[queue.userId] ?? ['read', 'historical']) : [];
+  const flags = flagsFor(event, queue);
   // Zulip applies a queue's narrow to message events only.
   if (options.narrow.length && !matchesNarrow(options.narrow, message, flags)) return [];
   const view: Partial<MessageView> = {
@@ -100,10 +110,15 @@ tailorEvents('message', (event, queue) => {
   delete view.flags;
   delete view.rawContent;
   delete view.renderedContent;
-  // Zulip's process_message_event: only the queue the sender named gets `local_message_id` (the
-  // client matches it to its local echo); Parley also requires that queue to be the sender's.
-  const echo = localId != null && senderQueueId === queue.queueId && queue.userId === message.senderId;
-  return [{ type: 'message', message: toZulipMessage(view), flags, ...(echo ? { local_message_id: localId } : {}) }];
+  // The client matches `local_message_id` to its local echo; Parley also requires the queue the
+  // sender named to be the sender's.
+  return [{ type: 'message', message: toZulipMessage(view), flags, ...(echoes(event, queue) ? { local_message_id: localId } : {}) }];
+}, (event, queue) => {
+  // Everything the tailor reads of the queue; the echoing queue's event is its own.
+  if (echoes(event, queue)) return null;
+  const { options } = queue;
+  const topicShape = options.capabilities.empty_topic_name ? '' : queue.emptyTopicDisplayName;
+  return JSON.stringify([options.applyMarkdown, options.clientGravatar, topicShape, flagsFor(event, queue), options.narrow]);
 });
 
 tailorEvents('delete_message', (event, queue) => {

@@ -1,5 +1,7 @@
 // Event queues (register, long-poll, delete) and typing notifications.
 import type { Route } from '../route.ts';
+import { RawJson } from '../json.ts';
+import { eventsJson } from '../../resolvers/events/queue.ts';
 
 export const eventRoutes: Route[] = [
   {
@@ -13,7 +15,8 @@ export const eventRoutes: Route[] = [
   },
   {
     method: 'GET', path: '/events', public: true, field: 'events',
-    shape: (events, p) => ({ events, queue_id: p.queue_id }),
+    // Each event's JSON is made once, however many queues answer with it.
+    shape: (events, p) => ({ events: new RawJson(eventsJson(events)), queue_id: p.queue_id }),
   },
   { method: 'DELETE', path: '/events', public: true, field: 'deleteEventQueue' },
   { method: 'POST', path: '/typing', field: 'setTypingStatus', params: { type: { default: 'direct' } } },

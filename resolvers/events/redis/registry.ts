@@ -9,9 +9,11 @@
 //    forward, and a queue registered on one process gets events raised on any other.
 //  - Deliveries leave in publication order: those published while a write is in flight are written
 //    together in the next one, so a queue never sees this process's events out of order.
-//  - A poll that finds nothing subscribes to the queue's wake channel (per queue, so a process only
-//    hears about queues it is waiting on), re-reads, then waits for a wake-up, its heartbeat
-//    timeout or its client leaving. Whichever process appended publishes the wake-up.
+//  - A poll that finds nothing registers as waiting on its queue, re-reads, then waits for a
+//    wake-up, its heartbeat timeout or its client leaving. Whichever process appended publishes
+//    the wake-up: one message per append naming every queue it reached, on one channel each
+//    process subscribes to once (a fan-out to a thousand queues is one message, not a thousand,
+//    and a wait costs no SUBSCRIBE).
 //  - Idle queues are scored by expiry time in a sorted set; any process collects them. Queues a
 //    process is waiting on are in use: it refreshes them before every collection.
 //  - A graceful shutdown only answers this process's waiting polls: queues are already in Redis,
@@ -19,7 +21,7 @@
 // Remote bus deliveries (redis/bus.ts) are ignored here: their origin process already appended them.
 import type { Delivery, EventBus, ParleyEvent } from '../bus.ts';
 import type { QueueOptions, QueuedEvent } from '../queue.ts';
-import { tailorForQueue, type WireEvent } from '../kinds.ts';
+import { Tailoring, type WireEvent } from '../kinds.ts';
 import { checkIdleTimeout, newQueueId, type EventQueues, type QueueHandle, type UserQueues, STREAM_RESUME_WINDOW } from '../queues.ts';
 import type { RegistryOptions } from '../registry.ts';
 import { BadEventQueueIdError } from '../../errors.ts';
@@ -46,9 +48,16 @@ export class RedisQueueRegistry implements EventQueues {
   private writing: Batch | null = null;
   private closed = false;
   private readonly gcTimer: NodeJS.Timeout;
+  /** Settles once this process hears the wake channel (a wait registered after that cannot miss its wake-up). */
+  private readonly listening: Promise<unknown>;
 
   constructor(private readonly link: RedisLink, bus: EventBus, private readonly options: RegistryOptions, private readonly log: (line: string) => void = console.error) {
     this.store = new RedisQueueStore(link);
+    this.listening = link.subscribe(this.store.wakeChannel, (message) => {
+      for (const id of message.split(' ')) for (const wake of this.waiting.get(id) ?? []) wake();
+    });
+    // A failed subscription fails each wait (which awaits it), not the process.
+    this.listening.catch(() => {});
     // Never unsubscribed: deliveries made while the server shuts down still reach the queues, until
     // the bus itself closes.
     bus.subscribe((delivery) => {
@@ -124,10 +133,9 @@ export class RedisQueueRegistry implements EventQueues {
     waiters.add(wake);
     const timer = setTimeout(wake, this.options.heartbeatMs);
     signal?.addEventListener('abort', wake);
-    let unsubscribe: (() => void) | undefined;
     try {
-      // Subscribe before reading: an event appended after the read then still wakes us.
-      unsubscribe = await this.link.subscribe(this.store.wakeChannel(queueId), wake);
+      // Waiting before reading: an event appended after the read then still wakes us.
+      await this.listening;
       const pending = await this.store.read(queueId, Date.now(), null, afterId);
       if (!pending || pending.length) return pending;
       await woken;
@@ -136,7 +144,6 @@ export class RedisQueueRegistry implements EventQueues {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', wake);
-      unsubscribe?.();
       waiters.delete(wake);
       if (!waiters.size && this.waiting.get(queueId) === waiters) this.waiting.delete(queueId);
     }
@@ -190,8 +197,9 @@ export class RedisQueueRegistry implements EventQueues {
     deliveries.forEach((delivery, i) => {
       if (!targets[i]!.length) return;
       const emptyTopicDisplayName = this.options.emptyTopicDisplayName(delivery.realmId);
+      const tailoring = new Tailoring(delivery.event);
       for (const queue of targets[i]!) {
-        for (const event of tailorForQueue(delivery.event, { queueId: queue.id, userId: queue.userId, options: queue.options, emptyTopicDisplayName })) {
+        for (const event of tailoring.forQueue({ queueId: queue.id, userId: queue.userId, options: queue.options, emptyTopicDisplayName })) {
           appends.push([queue.id, event]);
         }
       }

@@ -10,7 +10,8 @@
 //   P u:<userId>      set: the user's queue IDs (who gets a delivery addressed to the user)
 //   P public:<realm>  set: queue IDs registered with all_public_streams
 //   P expiry          sorted set: queue ID scored by the time (ms) it becomes idle
-//   channel P wake:<id>  published after an append or delete, for long-polls waiting on the queue
+//   channel P wake    the IDs of queues that got events or were deleted (space-separated), once per
+//                     append: each process wakes whatever it is waiting on among them
 //
 // Keys are derived inside the scripts (a delivery's queues are only known from the per-user index),
 // so this needs standalone Redis or Sentinel, not Redis Cluster. Every call passes P as ARGV[1].
@@ -41,7 +42,7 @@ local function drop(prefix, id)
   redis.call('DEL', meta, meta .. ':events')
   if fields[2] ~= '' then redis.call('SREM', prefix .. 'u:' .. fields[2], id) end
   redis.call('SREM', prefix .. 'public:' .. fields[1], id)
-  redis.call('PUBLISH', prefix .. 'wake:' .. id, 'deleted')
+  redis.call('PUBLISH', prefix .. 'wake', id)
   return 1
 end
 `;
@@ -75,11 +76,11 @@ return { first + start, redis.call('LRANGE', list, start, -1) }
   /**
    * ARGV: P, then (queue ID, event JSON) pairs in delivery order.
    * Appends each event to its queue with the queue's next ID, skipping queues deleted meanwhile;
-   * answers the IDs (-1 where skipped) and wakes each queue's waiters once.
+   * answers the IDs (-1 where skipped) and wakes the queues' waiters with one message.
    */
   parleyQueueAppend: `
 local prefix = ARGV[1]
-local ids, newest = {}, {}
+local ids, newest, woken = {}, {}, {}
 for i = 2, #ARGV, 2 do
   local id = ARGV[i]
   local meta = prefix .. 'q:' .. id
@@ -91,12 +92,15 @@ for i = 2, #ARGV, 2 do
       if ttl > 0 then redis.call('PEXPIRE', list, ttl) end
     end
     ids[#ids + 1] = eventId
-    newest[id] = eventId
+    if not newest[id] then
+      newest[id] = true
+      woken[#woken + 1] = id
+    end
   else
     ids[#ids + 1] = -1
   end
 end
-for id, eventId in pairs(newest) do redis.call('PUBLISH', prefix .. 'wake:' .. id, eventId) end
+if #woken > 0 then redis.call('PUBLISH', prefix .. 'wake', table.concat(woken, ' ')) end
 return ids
 `,
 

@@ -1,7 +1,7 @@
 // Event queues kept in Redis, shared by every server process: typed calls over the key layout and
 // scripts described in scripts.ts. No waiting and no shaping here; see registry.ts for those.
 import type { WireEvent } from '../kinds.ts';
-import { decodeQueueOptions, encodeQueueOptions, type QueueOptions, type QueuedEvent } from '../queue.ts';
+import { decodeQueueOptions, encodeQueueOptions, queuedEvent, type QueueOptions, type QueuedEvent } from '../queue.ts';
 import type { QueueHandle } from '../queues.ts';
 import { SCRIPTS, type ScriptName } from './scripts.ts';
 import type { RedisLink } from './link.ts';
@@ -37,9 +37,9 @@ export class RedisQueueStore {
     return `${this.prefix}q:${id}`;
   }
 
-  /** The pub/sub channel announcing new events in (or the deletion of) a queue. */
-  wakeChannel(id: string): string {
-    return `${this.prefix}wake:${id}`;
+  /** The pub/sub channel announcing which queues got new events or were deleted (IDs, space-separated). */
+  get wakeChannel(): string {
+    return `${this.prefix}wake`;
   }
 
   async create(queue: StoredQueue, now: number): Promise<void> {
@@ -71,7 +71,7 @@ export class RedisQueueStore {
     const reply = (await this.run('parleyQueueRead', id, now, acknowledge ?? '', afterId)) as [number, string[]] | null;
     if (!reply) return null;
     const [first, raw] = reply;
-    return raw.map((json, i) => ({ ...JSON.parse(json), id: first + i }));
+    return raw.map((json, i) => queuedEvent(JSON.parse(json), first + i, json));
   }
 
   /** The queues a delivery reaches: its users' queues in the realm, and all_public_streams ones. */
@@ -89,12 +89,19 @@ export class RedisQueueStore {
   /** Appends events (queue ID, event) in order; answers their IDs, -1 for queues that are gone. */
   async append(items: [string, WireEvent][]): Promise<number[]> {
     if (!items.length) return [];
-    return (await this.run('parleyQueueAppend', ...items.flatMap(([id, event]) => [id, JSON.stringify(event)]))) as number[];
+    // Queues of one shape share their events (kinds.ts Tailoring): each is serialized once.
+    const json = new Map<WireEvent, string>();
+    const serialized = (event: WireEvent) => {
+      let text = json.get(event);
+      if (text === undefined) json.set(event, (text = JSON.stringify(event)));
+      return text;
+    };
+    return (await this.run('parleyQueueAppend', ...items.flatMap(([id, event]) => [id, serialized(event)]))) as number[];
   }
 
   async push(id: string, event: WireEvent): Promise<QueuedEvent | null> {
     const [eventId] = await this.append([[id, event]]);
-    return eventId == null || eventId < 0 ? null : ({ ...event, id: eventId } as QueuedEvent);
+    return eventId == null || eventId < 0 ? null : queuedEvent(event, eventId);
   }
 
   async touch(ids: string[], now: number): Promise<void> {
