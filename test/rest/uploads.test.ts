@@ -367,6 +367,14 @@ describe('GET /api/v1/user_uploads/{realm_id_str}/{filename}: temporary URL', ()
       expect(res.status).toBe(400);
       expect(JSON.parse(res.bytes.toString())).toMatchObject({ result: 'error', msg: 'Invalid token' });
     }
+    // A 32-byte signature's last base64 character carries 4 bits: its sibling differing only in
+    // the spare bits decodes to the same bytes, and must still be refused.
+    const text = Buffer.from(token!, 'hex').toString();
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sibling = alphabet[alphabet.indexOf(text.at(-1)!) ^ 1]!;
+    const respelled = Buffer.from(text.slice(0, -1) + sibling).toString('hex').toUpperCase();
+    expect(Buffer.from(text.split(':').at(-1)!, 'base64url')).toEqual(Buffer.from((text.slice(0, -1) + sibling).split(':').at(-1)!, 'base64url'));
+    expect((await download(`/user_uploads/temporary/${respelled}/signed.txt`)).status).toBe(400);
     const renamed = await download(`/user_uploads/temporary/${token}/other.txt`);
     expect(JSON.parse(renamed.bytes.toString())).toMatchObject({ msg: 'Invalid filename' });
     const { pathIdFromToken } = await import('../../resolvers/uploads/temporary.ts');
