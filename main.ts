@@ -3,8 +3,10 @@
 import { resolve } from 'node:path';
 import { configFromEnv, type Config } from './server/config.ts';
 import { bindHttp, createParleyServer, type HttpFront, type ParleyServer } from './server/app.ts';
+import { isWorkersPrimary, onPrimaryGone, processLabel, reportListening, runPrimary, workersProblem } from './server/workers.ts';
 
-const log = (line: string) => console.log(`[parley] ${line}`);
+const label = processLabel();
+const log = (line: string) => console.log(`[${label}] ${line}`);
 const config = configFromEnv();
 
 /** A URL without its credentials, for start-up lines. */
@@ -30,56 +32,70 @@ function startupLines(config: Config, port: number): string[] {
   ];
 }
 
-// Signals are taken from the start: one arriving while the server starts stops it once it can.
-let stopRequested: NodeJS.Signals | null = null;
-let stop: ((signal: NodeJS.Signals) => Promise<void>) | null = null;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopRequested) {
-      log(`${signal}: still saving, please wait`);
-      return;
-    }
-    stopRequested = signal;
-    void stop?.(signal);
-  });
-}
-
-// The port first: a process that cannot listen stops before it opens the database, so it neither
-// migrates it nor takes the event queues a previous run saved there.
-let front: HttpFront;
-try {
-  front = await bindHttp(config.port, config.bindAddress);
-} catch (error) {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === 'EADDRINUSE' ? `port ${config.port} on ${config.bindAddress} is already in use (another server running? set PORT)`
-    : code === 'EADDRNOTAVAIL' ? `${config.bindAddress} is not an address of this machine (PARLEY_BIND)`
-    : code === 'EACCES' ? `no permission to listen on port ${config.port} (PORT)`
-    : (error as Error).message;
-  console.error(`[parley] cannot start: ${reason}`);
+const problem = workersProblem(config);
+if (problem) {
+  console.error(`[parley] cannot start: ${problem}`);
   process.exit(1);
 }
-let server: ParleyServer;
-let port: number;
-try {
-  server = await createParleyServer(config, log, front);
-  port = await server.listen();
-} catch (error) {
-  console.error(`[parley] cannot start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-}
-for (const line of startupLines(config, port)) log(line);
+if (isWorkersPrimary(config)) runPrimary(config, log, (port) => startupLines(config, port));
+else await serve();
 
-stop = async (signal) => {
-  log(`${signal}: shutting down (answering long-polls, saving event queues)`);
-  let exitCode = 0;
-  try {
-    await server.close();
-    log('stopped');
-  } catch (error) {
-    console.error(error);
-    exitCode = 1;
+/** One server process: the only one, or one of PARLEY_WORKERS. */
+async function serve(): Promise<void> {
+  // Signals are taken from the start: one arriving while the server starts stops it once it can.
+  let stopRequested: NodeJS.Signals | null = null;
+  let stop: ((signal: NodeJS.Signals) => Promise<void>) | null = null;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopRequested) {
+        log(`${signal}: still saving, please wait`);
+        return;
+      }
+      stopRequested = signal;
+      void stop?.(signal);
+    });
   }
-  process.exit(exitCode);
-};
-if (stopRequested) await stop(stopRequested);
+  // A worker whose primary is gone (killed) stops as if told to.
+  onPrimaryGone(() => { if (!stopRequested) process.emit('SIGTERM', 'SIGTERM'); });
+
+  // The port first: a process that cannot listen stops before it opens the database, so it neither
+  // migrates it nor takes the event queues a previous run saved there.
+  let front: HttpFront;
+  try {
+    front = await bindHttp(config.port, config.bindAddress);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'EADDRINUSE' ? `port ${config.port} on ${config.bindAddress} is already in use (another server running? set PORT)`
+      : code === 'EADDRNOTAVAIL' ? `${config.bindAddress} is not an address of this machine (PARLEY_BIND)`
+      : code === 'EACCES' ? `no permission to listen on port ${config.port} (PORT)`
+      : (error as Error).message;
+    console.error(`[${label}] cannot start: ${reason}`);
+    process.exit(1);
+  }
+  let server: ParleyServer;
+  let port: number;
+  try {
+    server = await createParleyServer(config, log, front);
+    port = await server.listen();
+  } catch (error) {
+    console.error(`[${label}] cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  if (config.workers > 1) reportListening(port);
+  else for (const line of startupLines(config, port)) log(line);
+
+  stop = async (signal) => {
+    log(`${signal}: shutting down (answering long-polls, saving event queues)`);
+    let exitCode = 0;
+    try {
+      await server.close();
+      log('stopped');
+    } catch (error) {
+      console.error(error);
+      exitCode = 1;
+    }
+    process.exit(exitCode);
+  };
+  if (stopRequested) await stop(stopRequested);
+}

@@ -37,6 +37,11 @@ export interface Config {
   /** Video-call providers the operator configured; absent ones answer "not configured". */
   videoCalls: VideoCallsConfig;
   logRequests: boolean;
+  /**
+   * Server processes sharing the port (PARLEY_WORKERS, server/workers.ts): more than one needs
+   * REDIS_URL and DATABASE_URL.
+   */
+  workers: number;
   /** Seconds a long-poll waits before answering with a heartbeat (Zulip: about 50). */
   heartbeatSecs: number;
   /** Messages deleted per batch by delete_topic (default 100). */
@@ -145,6 +150,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     pushBouncerPublicKeys: list(env.PARLEY_PUSH_BOUNCER_PUBLIC_KEYS),
     videoCalls: videoCallsFromEnv(env),
     logRequests: env.PARLEY_LOG_REQUESTS === '1',
+    workers: Number(env.PARLEY_WORKERS || 1),
     heartbeatSecs: Number(env.PARLEY_HEARTBEAT_SECS ?? 50),
     scheduledPollMs: Number(env.PARLEY_SCHEDULED_POLL_MS ?? 5000),
     // Membership moves in whole days; Zulip promotes once a day.

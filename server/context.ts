@@ -55,10 +55,10 @@ const ACTIVITY_RESOLUTION_MS = 5 * 60_000;
 function noteActivity(services: Services, user: { id: number; lastActivity: Date | null }): void {
   const now = Date.now();
   if (user.lastActivity && now - user.lastActivity.getTime() < ACTIVITY_RESOLUTION_MS) return;
-  // The row may be the credential cache's: it learns the new value with the database.
+  // The row may be the credential cache's: it learns the new value here, so the write, raw SQL
+  // unseen by the cache (prisma/database.ts watchWrites), need not empty it.
   user.lastActivity = new Date(now);
-  services.db.user
-    .update({ where: { id: user.id }, data: { lastActivity: new Date(now) }, select: { id: true } })
+  services.db.$executeRaw`UPDATE "User" SET "lastActivity" = ${user.lastActivity.toISOString()}::timestamp(3) WHERE id = ${user.id}`
     .catch(() => {});
 }
 
