@@ -8,11 +8,14 @@
 //   4. POST /messages, BENCH_CONCURRENCY clients over keep-alive HTTP, BENCH_MESSAGES messages
 //   5. (PostgreSQL) count the SQL statements one request of each kind issues
 //   6. stop Parley; a bare Koa handler doing one INSERT per request, same clients, same database
+//   7. (PostgreSQL) the POST load through main.ts with PARLEY_WORKERS=1, then =BENCH_WORKERS (Redis)
 //
 // Environment: BENCH_DB=pglite|postgres|both (both), BENCH_MESSAGES (2000), BENCH_SEED (1000000 on
 // PostgreSQL), BENCH_SEED_PGLITE (100000: PGlite seeds a million in minutes, single-threaded),
 // BENCH_GETS (200 per narrow), BENCH_CONCURRENCY (8), BENCH_POST_SECONDS (cap per POST run, 90),
-// BENCH_PG_URL (postgresql://postgres@127.0.0.1:5432/test), BENCH_PGLITE_DIR (a temporary directory).
+// BENCH_PG_URL (postgresql://postgres@127.0.0.1:5432/test), BENCH_PGLITE_DIR (a temporary directory),
+// BENCH_WORKERS (2: on PostgreSQL, POST /messages through main.ts with PARLEY_WORKERS=1 then this many,
+// when Redis answers at BENCH_REDIS_URL, redis://127.0.0.1:6379), BENCH_PROFILE (1: CPU profiles of the POST runs).
 // The event-system benchmark (bench/events.ts) runs after this one with BENCH_EVENTS=1, instead of it
 // with BENCH_ONLY=events.
 import http from 'node:http';
@@ -28,6 +31,7 @@ import { openDriver, startBareServer } from './bare.ts';
 import { seedMessages, LARGEST_TOPIC, SEARCH_WORD } from './seed.ts';
 import { createScratchDatabase } from '../prisma/scratch-database.ts';
 import { env, intEnv } from './env.ts';
+import { benchWorkers, redisAnswers, type WorkersResult } from './workers.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -44,6 +48,9 @@ const WARMUP_POSTS = 100;
 /** BENCH_PROFILE=1: a CPU profile of this process during each POST run, to bench/results/post-<db>.cpuprofile. */
 const PROFILE = env.BENCH_PROFILE === '1';
 const WARMUP_GETS = 10;
+/** Workers compared with one (PostgreSQL + Redis, bench/workers.ts); 0 or 1 skips the comparison. */
+const WORKERS = intEnv('BENCH_WORKERS', 2);
+const REDIS_URL = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const EXTRA_USERS = 4;
 
 const OWNER_EMAIL = 'owner@bench.example.com';
@@ -58,6 +65,8 @@ interface DbResult {
   version: string;
   post: LoadResult;
   bare: LoadResult;
+  /** POST /messages through main.ts with PARLEY_WORKERS=1 and =WORKERS (PostgreSQL with Redis only). */
+  workers: WorkersResult | null;
   seed: { messages: number; userMessages: number; seconds: number } | null;
   getTopic: LoadResult | null;
   getSearch: LoadResult | null;
@@ -323,7 +332,21 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       }
     });
 
-    return { kind, label, version, post, bare, seed, getTopic, getSearch, getUnread, queries, phases, load: [loadAtStart, os.loadavg()[0]!] };
+    // --- The same POST load through main.ts with one worker, then several (goal 4)
+    let workers: WorkersResult | null = null;
+    if (kind === 'postgres' && WORKERS > 1) {
+      if (await redisAnswers(REDIS_URL)) {
+        workers = await timed(phases, `POST /messages ×${MESSAGES}: main.ts with PARLEY_WORKERS=1, then ${WORKERS} (Redis)`, () => benchWorkers({
+          databaseUrl: pgDb!.url, redisUrl: REDIS_URL, workers: WORKERS, ownerEmail: OWNER_EMAIL, log,
+          load: async (base) => {
+            checkLoad('warm-up', await postLoad(base, WARMUP_POSTS));
+            return checkLoad('POST /messages (workers)', await postLoad(base, MESSAGES));
+          },
+        }));
+      } else log(`no Redis at ${REDIS_URL} (BENCH_REDIS_URL): PARLEY_WORKERS not measured`);
+    }
+
+    return { kind, label, version, post, bare, workers, seed, getTopic, getSearch, getUnread, queries, phases, load: [loadAtStart, os.loadavg()[0]!] };
   } finally {
     if (server) await (server as ParleyServer).close().catch(() => {});
     await pgDb?.drop().catch((e) => log(`could not drop the database: ${e}`));
@@ -362,6 +385,37 @@ function getGoal(results: DbResult[]): string[] {
   }
   lines.push('', `Baseline: the run of 2026-11-22 (100,000 messages, a topic of 2,000); this run seeded ${int(seeded)}` +
     `${seeded < GET_GOAL.seed ? ' (fewer than the goal\'s million: not met whatever the latencies)' : ''}.`);
+  return lines;
+}
+
+// Issue 16, goals 1 and 4: POST /messages against the bare INSERT handler measured in the same run,
+// and PARLEY_WORKERS=N against one worker in the same run. The earlier ratios are the last run
+// before the work (docs/benchmarks.md, 2026-11-22).
+const POST_GOAL = { postgres: 50, pglite: 40, workers: 1.7 } as const;
+const POST_BASELINE = { postgres: 28.8, pglite: 22.8 } as const;
+
+function postGoals(results: DbResult[]): string[] {
+  const lines = [
+    '', `### Goals: POST /messages ≥ ${POST_GOAL.postgres}% of the bare INSERT on PostgreSQL, ≥ ${POST_GOAL.pglite}% on PGlite; ${WORKERS} workers ≥ ${POST_GOAL.workers}× one`, '',
+    '| | baseline (same run) | now | ratio (before the work) | goal |', '|---|---:|---:|---:|---|',
+  ];
+  for (const r of results) {
+    const ratio = (100 * r.post.perSecond) / r.bare.perSecond;
+    const goal = POST_GOAL[r.kind];
+    lines.push(`| POST /messages ÷ bare INSERT, ${r.label} | bare: ${int(r.bare.perSecond)} msg/s | ${int(r.post.perSecond)} msg/s | ` +
+      `**${ratio.toFixed(1)}%** (${POST_BASELINE[r.kind]}%) | ≥ ${goal}%: **${ratio >= goal ? 'met' : 'not met'}** |`);
+  }
+  const pg = results.find((r) => r.kind === 'postgres');
+  if (pg?.workers) {
+    const { one, many, workers } = pg.workers;
+    const factor = many.perSecond / one.perSecond;
+    lines.push(`| PARLEY_WORKERS=${workers} ÷ PARLEY_WORKERS=1, PostgreSQL + Redis | 1 worker: ${int(one.perSecond)} msg/s · p50 ${ms(one.p50)} ms | ` +
+      `${workers} workers: ${int(many.perSecond)} msg/s · p50 ${ms(many.p50)} ms | **${factor.toFixed(2)}×** | ≥ ${POST_GOAL.workers}×: **${factor >= POST_GOAL.workers ? 'met' : 'not met'}** |`);
+  } else if (pg) {
+    lines.push(`| PARLEY_WORKERS=${WORKERS} ÷ PARLEY_WORKERS=1 | — | — | — | not measured (${WORKERS > 1 ? `no Redis at ${REDIS_URL}` : 'BENCH_WORKERS ≤ 1'}) |`);
+  }
+  lines.push('', `The worker comparison runs \`main.ts\` (a child process, the clients staying in this one) on the same database and ` +
+    `clients as above, each after ${WARMUP_POSTS} warm-up requests. The load generator, PostgreSQL and Redis share the ${os.cpus().length} cores with the workers.`);
   return lines;
 }
 
@@ -405,6 +459,7 @@ function report(results: DbResult[], totalSeconds: number): string {
       row('SQL statements per bare request', q((x) => x.bare)),
     );
   }
+  lines.push(...postGoals(results));
   lines.push(...getGoal(results));
   lines.push('', '### Where the time went', '', `| Phase | ${results.map((r) => r.label + ' (s)').join(' | ')} |`, `|---|${results.map(() => '---:').join('|')}|`);
   const names = [...new Set(results.flatMap((r) => r.phases.map(([n]) => n)))];
