@@ -9,7 +9,7 @@ import { createUser } from './resolvers/users/create.ts';
 import { generateApiKey, hashPassword } from './resolvers/auth/credentials.ts';
 import { syncRoleGroups } from './resolvers/groups/system.ts';
 import { ParleyError } from './resolvers/errors.ts';
-import { ROLES } from './resolvers/users/roles.ts';
+import { ROLES, ROLE_MEMBER } from './resolvers/users/roles.ts';
 import { exactInsensitive } from './resolvers/rows.ts';
 import { readFile } from 'node:fs/promises';
 import { openFileStore } from './resolvers/files/storage.ts';
@@ -81,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'create-user': {
         const sub = option(args, 'realm');
-        const role = Number(option(args, 'role') ?? 400);
+        const role = Number(option(args, 'role') ?? ROLE_MEMBER);
         const password = option(args, 'password');
         const [email, ...nameParts] = args;
         if (!email || !nameParts.length) throw new Error(USAGE);

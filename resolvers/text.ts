@@ -14,7 +14,3 @@ export function codePointLength(text: string): number {
 export function truncateCodePoints(text: string, max: number): string {
   return Array.from(text).slice(0, max).join('');
 }
-
-export function toUnixSeconds(date: Date): number {
-  return Math.floor(date.getTime() / 1000);
-}

@@ -1,5 +1,5 @@
 import { builder } from './builder.ts';
-import { toUnixSeconds } from '../resolvers/text.ts';
+import { toUnixSeconds } from '../resolvers/time.ts';
 import { streamPostPolicy, weeklyTraffic } from '../resolvers/channels/wire.ts';
 import { CHANNEL_PERMISSION_SETTINGS, TOPICS_POLICY_DESCRIPTION } from '../resolvers/channels/permission-settings.ts';
 import { realmGroups, recentChannelTraffic, subscriberCounts, subscribersOfViewerChannels } from './request-cache.ts';

@@ -46,8 +46,6 @@ export interface Context {
   clientName: string;
 }
 
-export type AuthedContext = Context & { user: User };
-
 export function requireUser(ctx: Context): User {
   if (!ctx.user) throw ctx.refusedCredentials ?? new NotLoggedInError();
   return ctx.user;

@@ -102,14 +102,14 @@ const BOT_TYPES = [DEFAULT_BOT, INCOMING_WEBHOOK_BOT, OUTGOING_WEBHOOK_BOT, EMBE
  * Zulip's check_bot_creation_policy: any bot for can_create_bots_group, incoming webhooks (which
  * can only send messages) also for can_create_write_only_bots_group.
  */
-export async function checkBotCreationPolicy(db: Reader, realm: Context['realm'], user: User, botType: number): Promise<void> {
+async function checkBotCreationPolicy(db: Reader, realm: Context['realm'], user: User, botType: number): Promise<void> {
   if (await isUserInGroup(db, user, realm.canCreateBotsGroupId)) return;
   if (botType === INCOMING_WEBHOOK_BOT && await isUserInGroup(db, user, realm.canCreateWriteOnlyBotsGroupId)) return;
   throw new BadRequestError('Insufficient permission');
 }
 
 /** A bot the actor administers: its owner or an administrator (Zulip's access_bot_by_id). */
-export async function accessBot(ctx: Context, actor: User, botId: number): Promise<User> {
+async function accessBot(ctx: Context, actor: User, botId: number): Promise<User> {
   const bot = await ctx.db.user.findFirst({ where: { id: botId, realmId: ctx.realm.id } });
   if (!bot || !bot.isBot) throw new BadRequestError('No such bot');
   if (!isAdmin(actor) && bot.botOwnerId !== actor.id) throw new BadRequestError('Insufficient permission');
@@ -124,7 +124,7 @@ async function channelNames(db: Reader, ids: (number | null | undefined)[]): Pro
 }
 
 /** The bot's `services` list: its outgoing webhook, or its embedded bot, or nothing. */
-export function botServices(bot: Pick<User, 'botType'>, profile: BotProfile | null): Json[] {
+function botServices(bot: Pick<User, 'botType'>, profile: BotProfile | null): Json[] {
   if (!profile) return [];
   if (bot.botType === OUTGOING_WEBHOOK_BOT) {
     return [{ base_url: profile.serviceBaseUrl ?? '', interface: profile.serviceInterface ?? GENERIC_INTERFACE, token: profile.serviceToken ?? '' }];

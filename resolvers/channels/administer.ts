@@ -7,7 +7,7 @@ import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin } from '../users/roles.ts';
 import { hasMetadataAccess } from './access.ts';
 
-export async function canAdministerChannel(db: Db, user: User, channel: Channel): Promise<boolean> {
+async function canAdministerChannel(db: Db, user: User, channel: Channel): Promise<boolean> {
   if (channel.realmId !== user.realmId) return false;
   return isAdmin(user) || (await isUserInGroup(db, user, channel.canAdministerChannelGroupId));
 }

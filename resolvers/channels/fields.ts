@@ -7,7 +7,7 @@ import { subscribe, type SubscribeInput } from './subscribe.ts';
 import { sendNewSubscriptionMessages } from './subscribe-events.ts';
 import { groupSettingArgs, subscribeCreationArgs } from './subscribe-args.ts';
 import { publishDefaultStreams } from './default-streams.ts';
-import { isAdmin } from '../users/roles.ts';
+import { isAdmin, isGuest } from '../users/roles.ts';
 import { BadRequestError } from '../errors.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
@@ -58,7 +58,7 @@ builder.queryFields((t) => ({
           ownerSubscribed.has(channel.id) ||
           (args.includeWebPublic && channel.isWebPublic) ||
           (args.includeDefault && defaults.has(channel.id)) ||
-          (args.includePublic && !channel.inviteOnly && user.role !== 600);
+          (args.includePublic && !channel.inviteOnly && !isGuest(user));
         if (!include && args.includeAll) include = await hasMetadataAccess(ctx.db, user, channel, isSub);
         if (!include && args.includeCanAccessContent) include = await hasContentAccess(ctx.db, user, channel, isSub);
         if (include && !(await hasMetadataAccess(ctx.db, user, channel, isSub))) include = false;

@@ -10,7 +10,8 @@ import { inTransaction } from '../transaction.ts';
 import { requireAdmin } from '../users/update.ts';
 import { activeUserIds } from '../users/audience.ts';
 import { isDbId } from '../rows.ts';
-import { codePointLength, toUnixSeconds } from '../text.ts';
+import { codePointLength } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { renderForRealm } from '../messages/render.ts';
 
 /** Zulip's ChannelFolder.MAX_NAME_LENGTH and MAX_DESCRIPTION_LENGTH. */

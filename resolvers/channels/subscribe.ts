@@ -57,7 +57,7 @@ export function validateChannelName(name: string): string {
 }
 
 /** `realm_default` → null, `unlimited` → -1, or a positive number of days (Zulip's parse_message_retention_days). */
-export function parseMessageRetentionDays(raw: unknown): number | null {
+function parseMessageRetentionDays(raw: unknown): number | null {
   if (raw === 'realm_default') return null;
   if (raw === 'unlimited') return -1;
   let value = raw;

@@ -1,7 +1,7 @@
 // A channel's record on the wire (GET /streams, register, stream and subscription events) and a
 // subscription's personal settings: built once here for every place that sends them.
 import type { Channel, Subscription } from '../../prisma/generated/client/client.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { CHANNEL_PERMISSION_SETTINGS } from './permission-settings.ts';
 
 type Json = Record<string, unknown>;

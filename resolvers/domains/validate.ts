@@ -3,7 +3,7 @@
 import { BadRequestError } from '../errors.ts';
 
 /** The reason a domain is refused, or null when it is acceptable. */
-export function domainProblem(domain: string): string | null {
+function domainProblem(domain: string): string | null {
   if (domain.length === 0) return "Domain can't be empty.";
   if (!domain.includes('.')) return 'Domain must have at least one dot (.)';
   if (domain.length > 255) return 'Domain is too long';

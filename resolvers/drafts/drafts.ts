@@ -13,6 +13,7 @@ import { codePointLength, truncateCodePoints } from '../text.ts';
 import { isDbId } from '../rows.ts';
 import { inTransaction } from '../transaction.ts';
 import { effectiveSettings } from '../settings/catalog.ts';
+import { toUnixSeconds } from '../time.ts';
 
 /** Zulip's MAX_DRAFTS_IN_REGISTER_RESPONSE. */
 export const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
@@ -56,8 +57,8 @@ initialStatePart(['drafts'], async (s) => ({
     : [],
 }));
 
-export function draftWire(d: Pick<Draft, 'id' | 'type' | 'to' | 'topic' | 'content' | 'lastEditTime'>): DraftWire {
-  return { id: d.id, type: d.type, to: d.to, topic: d.topic, content: d.content, timestamp: Math.floor(d.lastEditTime.getTime() / 1000) };
+function draftWire(d: Pick<Draft, 'id' | 'type' | 'to' | 'topic' | 'content' | 'lastEditTime'>): DraftWire {
+  return { id: d.id, type: d.type, to: d.to, topic: d.topic, content: d.content, timestamp: toUnixSeconds(d.lastEditTime) };
 }
 
 /** Zulip's draft_endpoint: every draft operation needs synchronization turned on. */

@@ -46,7 +46,7 @@ const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/gif': 'g
 export const EMOJI_COLUMNS = { id: true, realmId: true, name: true, authorId: true, deactivated: true, contentType: true, isAnimated: true } as const;
 
 /** The image format from the file's own bytes (a client's content type is not trusted). */
-export function detectImageType(bytes: Buffer): string | null {
+function detectImageType(bytes: Buffer): string | null {
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
@@ -54,7 +54,7 @@ export function detectImageType(bytes: Buffer): string | null {
   return null;
 }
 
-export function emojiSourceUrl(realmId: number, id: number, contentType: string): string {
+function emojiSourceUrl(realmId: number, id: number, contentType: string): string {
   return `/user_avatars/${realmId}/emoji/images/${id}.${EXTENSIONS[contentType] ?? 'png'}`;
 }
 

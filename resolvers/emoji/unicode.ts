@@ -141,7 +141,7 @@ function getTables(): EmojiTables {
 }
 
 /** `1F441-FE0F-200D-1F5E8-FE0F` → `1f441-200d-1f5e8`, Zulip's emoji_code form. */
-export function codeFromUnified(unified: string): string {
+function codeFromUnified(unified: string): string {
   return unified
     .toLowerCase()
     .split('-')

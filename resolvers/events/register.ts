@@ -3,6 +3,7 @@
 import type { Context } from '../../schema/context.ts';
 import { checkNarrowForEvents } from '../messages/narrow-filter.ts';
 import { BadRequestError, NotLoggedInError, RateLimitedError } from '../errors.ts';
+import { isGuest } from '../users/roles.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../realm/version.ts';
 import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
 import type { QueueOptions } from './queue.ts';
@@ -100,7 +101,7 @@ export async function registerQueue(ctx: Context, input: RegisterInput): Promise
     idleTimeoutSecs: idleTimeoutSecs(input),
   };
   // Guests and spectators may not follow every public channel (spectators see web-public ones only).
-  if (options.allPublicStreams && (!user || user.role === 600)) throw new BadRequestError('User not authorized for this query');
+  if (options.allPublicStreams && (!user || isGuest(user))) throw new BadRequestError('User not authorized for this query');
   if (user) await checkQueueLimit(ctx, user.id);
   const queue = await ctx.queues.register(ctx.realm.id, user?.id ?? null, options);
   try {

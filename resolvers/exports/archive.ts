@@ -44,7 +44,7 @@ export function groupColumns(row: Json): string[] {
   return Object.keys(row).filter((k) => k.endsWith('GroupId'));
 }
 
-export async function groupRef(db: Reader, groupId: number | null, depth = 0): Promise<GroupRef | null> {
+async function groupRef(db: Reader, groupId: number | null, depth = 0): Promise<GroupRef | null> {
   if (groupId == null) return null;
   const group = await db.userGroup.findUnique({
     where: { id: groupId },

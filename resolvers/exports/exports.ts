@@ -56,7 +56,7 @@ export function exportUrl(archiveKey: string): string {
 const seconds = (date: Date | null) => (date ? date.getTime() / 1000 : null);
 
 /** Zulip's get_realm_exports_serialized entry. */
-export function exportRecord(row: RealmExport): ExportRecord {
+function exportRecord(row: RealmExport): ExportRecord {
   const succeeded = row.dateSucceeded != null && row.dateDeleted == null && row.archiveKey != null;
   return {
     id: row.id,
@@ -134,7 +134,7 @@ export async function requestExport(ctx: Context, actor: User, exportType: numbe
 }
 
 /** Builds and stores the archive of a requested export; a failure is recorded, never thrown. */
-export async function buildExport(ctx: Pick<Context, 'db' | 'events' | 'files' | 'realm'>, exportId: number): Promise<void> {
+async function buildExport(ctx: Pick<Context, 'db' | 'events' | 'files' | 'realm'>, exportId: number): Promise<void> {
   const row = await ctx.db.realmExport.findUniqueOrThrow({ where: { id: exportId } });
   let archiveKey: string | null = null;
   try {

@@ -54,7 +54,7 @@ function checkKey(key: string): void {
 const CONTENT_TYPE_SUFFIX = '.content-type';
 
 /** Files in a directory; each file's content type beside it (`<file>.content-type` is never a key). */
-export class LocalFileStore implements FileStore {
+class LocalFileStore implements FileStore {
   readonly root: string;
 
   constructor(dir: string) {

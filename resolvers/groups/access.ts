@@ -53,7 +53,7 @@ export async function holdsGroupPermission(
   return isUserInGroup(tx, user, groupId);
 }
 
-export function canManageAllGroups(tx: Tx, realm: Realm, user: User): Promise<boolean> {
+function canManageAllGroups(tx: Tx, realm: Realm, user: User): Promise<boolean> {
   return holdsGroupPermission(tx, user, realm.canManageAllGroupsGroupId, SUPPORTED_PERMISSION_SETTINGS.realm.can_manage_all_groups.allow_everyone_group);
 }
 

@@ -8,7 +8,7 @@ import { GroupIndex } from './group-index.ts';
 import { tailorEvents, type EventBody, type WireEvent } from '../events/kinds.ts';
 
 
-export async function realmAudience(ctx: Context): Promise<number[]> {
+async function realmAudience(ctx: Context): Promise<number[]> {
   const users = await ctx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true }, select: { id: true } });
   return users.map((u) => u.id);
 }

@@ -3,7 +3,7 @@
 // per-request cache read instead of asking the database group by group.
 import type { Db } from '../../prisma/database.ts';
 import type { UserGroup } from '../../prisma/generated/client/client.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 
 type Json = Record<string, unknown>;
 

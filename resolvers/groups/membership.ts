@@ -3,6 +3,7 @@
 // at any depth. One recursive query answers each question.
 import type { Db } from '../../prisma/database.ts';
 import { Prisma } from '../../prisma/generated/client/client.ts';
+import { ROLE_ADMINISTRATOR, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER } from '../users/roles.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -44,11 +45,11 @@ function roleHoldsSystemGroup(role: number, name: string): boolean | null {
   switch (name) {
     case 'role:internet':
     case 'role:everyone': return true;
-    case 'role:members': return role <= 400;
-    case 'role:fullmembers': return role < 400 ? true : role === 400 ? null : false;
-    case 'role:moderators': return role <= 300;
-    case 'role:administrators': return role <= 200;
-    case 'role:owners': return role <= 100;
+    case 'role:members': return role <= ROLE_MEMBER;
+    case 'role:fullmembers': return role < ROLE_MEMBER ? true : role === ROLE_MEMBER ? null : false;
+    case 'role:moderators': return role <= ROLE_MODERATOR;
+    case 'role:administrators': return role <= ROLE_ADMINISTRATOR;
+    case 'role:owners': return role <= ROLE_OWNER;
     default: return false;
   }
 }

@@ -18,8 +18,6 @@ export const SYSTEM_GROUPS = {
   nobody: 'role:nobody',
 } as const;
 
-export type SystemGroupKey = keyof typeof SYSTEM_GROUPS;
-
 const DESCRIPTIONS: Record<string, string> = {
   'role:internet': 'Everyone on the Internet',
   'role:everyone': 'Everyone including guests',

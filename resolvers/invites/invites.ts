@@ -3,7 +3,7 @@
 // and wording follow Zulip's zerver/views/invite.py and zerver/actions/invites.py. Both kinds live in
 // one table (their IDs never collide); administrators and the inviter hear `invites_changed`.
 import { randomBytes } from 'node:crypto';
-import type { Channel, Invitation, Prisma, Realm, User } from '../../prisma/generated/client/client.ts';
+import type { Channel, Invitation, Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, ParleyError } from '../errors.ts';
 import { inTransaction } from '../transaction.ts';
@@ -16,6 +16,7 @@ import { exactInsensitive, isDbId } from '../rows.ts';
 import { validateEmail } from '../users/create.ts';
 import { emailRefusalForRealm } from '../domains/allowed.ts';
 import { isAdmin, isGuest, isOwner, ROLE_ADMINISTRATOR, ROLE_MEMBER, ROLE_MODERATOR, ROLE_OWNER, ROLES } from '../users/roles.ts';
+import { toUnixSeconds } from '../time.ts';
 
 type Json = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ export interface InviteOptions {
 }
 
 /** Zulip's InvitationError: some addresses were refused (INVITATION_FAILED, with each reason). */
-export class InvitationFailedError extends ParleyError {
+class InvitationFailedError extends ParleyError {
   override readonly code = 'INVITATION_FAILED';
   constructor(message: string, errors: [string, string, boolean][], sentInvitations: boolean) {
     super(message, { errors, sent_invitations: sentInvitations, license_limit_reached: false, daily_limit_reached: false });
@@ -124,7 +125,7 @@ function newKey(): string {
   return [...randomBytes(24)].map((b) => alphabet[b % alphabet.length]).join('');
 }
 
-export function joinUrl(ctx: Pick<Context, 'realm' | 'config'>, key: string): string {
+function joinUrl(ctx: Pick<Context, 'realm' | 'config'>, key: string): string {
   return `${realmUrl(ctx.realm, ctx.config)}/join/${key}/`;
 }
 
@@ -249,8 +250,8 @@ export async function listInvitations(ctx: Context, actor: User): Promise<Invite
   return rows.map((row) => ({
     id: row.id,
     invitedByUserId: row.inviterId,
-    invited: Math.floor(row.invitedAt.getTime() / 1000),
-    expiryDate: row.expiresAt ? Math.floor(row.expiresAt.getTime() / 1000) : null,
+    invited: toUnixSeconds(row.invitedAt),
+    expiryDate: row.expiresAt ? toUnixSeconds(row.expiresAt) : null,
     invitedAs: row.inviteAs,
     email: row.email,
     notifyReferrerOnJoin: row.notifyReferrerOnJoin,
@@ -303,11 +304,6 @@ async function sendInvitationEmail(ctx: Context, inviter: User, row: Invitation)
   };
   // A mail server that refuses is the operator's problem, not the inviter's: the link stays valid.
   await ctx.mailer?.send(mail).catch(() => {});
-}
-
-export interface RedeemableInvitation {
-  invitation: Invitation;
-  realm: Realm;
 }
 
 /** The live invitation a sign-up link names, or why not (Zulip's confirmation errors). */

@@ -11,6 +11,7 @@ import { announceNewUser, createUserInTx, validateEmail, validateFullName } from
 import { pickColor } from '../users/create.ts';
 import { publishSubscribeEvents } from '../channels/subscribe-events.ts';
 import { activeUserIds } from '../users/audience.ts';
+import { ROLE_ADMINISTRATOR } from '../users/roles.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import { exactInsensitive } from '../rows.ts';
 import { checkAddressMayJoin, INVITATION_STATUS, invitationForKey } from './invites.ts';
@@ -59,7 +60,7 @@ export async function signUp(ctx: Context, key: string, input: SignUpInput): Pro
     }
     const groups = await tx.db.userGroup.findMany({ where: { id: { in: invitation.groupIds }, realmId: ctx.realm.id, deactivated: false, isSystemGroup: false }, select: { id: true } });
     if (groups.length) await tx.db.userGroupMember.createMany({ data: groups.map((g) => ({ groupId: g.id, userId: user.id })), skipDuplicates: true });
-    const admins = await tx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true, role: { lte: 200 } }, select: { id: true } });
+    const admins = await tx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true, role: { lte: ROLE_ADMINISTRATOR } }, select: { id: true } });
     tx.events.publish(ctx.realm.id, [...new Set([...admins.map((a) => a.id), invitation.inviterId])], { type: 'invites_changed' });
     return { user, added: [...current.map((s) => s.channelId), ...fresh.map((c) => c.id)].map((channelId) => ({ userId: user.id, channelId })), groupIds: groups.map((g) => g.id) };
   });

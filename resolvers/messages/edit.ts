@@ -8,7 +8,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, StreamDoesNotExistError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { hasContentAccess, historyIsPublicTo, isSubscribed } from '../channels/access.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';

@@ -5,7 +5,7 @@
 import type { Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { accessMessage } from './access.ts';
 import { highlightHtmlDifferences } from './html-diff.ts';
 

@@ -3,7 +3,8 @@
 import { Prisma, type Message, type Realm, type User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { avatarUrlFor, type AvatarUser } from '../users/avatars.ts';
-import { toUnixSeconds, escapeHtml } from '../text.ts';
+import { escapeHtml } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { flagList, type UserMessageFlags } from './flags.ts';
 import { realmLinkifiers, topicLinksWith } from './render.ts';
 import { editHistoryPolicy, visibleEditHistory } from './history.ts';

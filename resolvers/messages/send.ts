@@ -15,12 +15,13 @@ import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { messageRecord } from './present.ts';
 import { avatarUrl } from '../users/avatars.ts';
-import { isAdmin } from '../users/roles.ts';
+import { isAdmin, isGuest } from '../users/roles.ts';
 import { flagList, type UserMessageFlags } from './flags.ts';
 import { usersAlertedBy } from '../users/alert-words.ts';
 import { usersMuting } from '../users/muted-users.ts';
 import { announceUpdates, claimableAttachmentIds } from '../uploads/attachments.ts';
 import { serviceBotTriggers } from '../bots/service-bots.ts';
+import { INCOMING_WEBHOOK_BOT } from '../bots/bots.ts';
 import { onCommit } from '../transaction.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from './markdown.ts';
 
@@ -92,8 +93,8 @@ export async function checkCanPost(ctx: Context, sender: User, channel: Channel,
     const owner = sender.isBot && sender.botOwnerId ? await ctx.db.user.findUnique({ where: { id: sender.botOwnerId } }) : null;
     if (!owner || !(await isSubscribed(ctx.db, owner.id, channel.id))) throw denied();
   }
-  if (!channel.inviteOnly && sender.role === 600 && !subscribed) throw denied();
-  if (!(await isUserInGroup(ctx.db, sender, channel.canSendMessageGroupId)) && !(sender.isBot && sender.botType === 2)) {
+  if (!channel.inviteOnly && isGuest(sender) && !subscribed) throw denied();
+  if (!(await isUserInGroup(ctx.db, sender, channel.canSendMessageGroupId)) && !(sender.isBot && sender.botType === INCOMING_WEBHOOK_BOT)) {
     throw new BadRequestError('You do not have permission to post in this channel.');
   }
 }

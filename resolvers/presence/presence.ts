@@ -10,7 +10,7 @@ import type { Context } from '../../schema/context.ts';
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { ParleyEvent } from '../events/bus.ts';
 import { BadRequestError, InvalidArgumentError } from '../errors.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import {
   DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS, PRESENCE_OFFLINE_THRESHOLD_SECS,

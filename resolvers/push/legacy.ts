@@ -65,10 +65,6 @@ export async function removeMatchingLegacyTokens(tx: Prisma.TransactionClient, u
   if (matching.length) await tx.legacyPushToken.deleteMany({ where: { id: { in: matching } } });
 }
 
-export async function listLegacyPushTokens(ctx: Context, user: User) {
-  return ctx.db.legacyPushToken.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
-}
-
 /**
  * POST /mobile_push/test_notification, with Zulip's checks in order: the token, when given, must be
  * one of the user's; push must be on; the user must have a device. Parley delivers no push

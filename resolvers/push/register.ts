@@ -6,7 +6,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import type { PushDeviceShape } from '../../schema/push.ts';
 import { BadRequestError, InvalidArgumentError, MissingArgumentError, PushServiceNotConfiguredError } from '../errors.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { decodeStrictBase64 } from './encoding.ts';
 import { legacyKindFor, removeMatchingLegacyTokens } from './legacy.ts';
 import { requireHuman } from './human.ts';

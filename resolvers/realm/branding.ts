@@ -42,7 +42,7 @@ export function realmIconUrl(realm: Branding, gravatar: boolean): string {
 }
 
 /** Zulip's get_realm_logo_url. */
-export function realmLogoUrl(realm: Branding, night: boolean): string {
+function realmLogoUrl(realm: Branding, night: boolean): string {
   const [source, version] = night ? [realm.nightLogoSource, realm.nightLogoVersion] : [realm.logoSource, realm.logoVersion];
   if (source === UPLOADED) return `/user_avatars/${realm.id}/realm/${night ? 'night_logo' : 'logo'}.png?version=${version}`;
   return `${DEFAULT_LOGO_PATH}?version=0`;

@@ -25,7 +25,7 @@ function normalizeNote(note: string): string {
 }
 
 /** The notification bot's text: who said what where, the note, and the message quoted. */
-export async function reminderContent(ctx: Context, message: Message, user: User, note: string | null): Promise<string> {
+async function reminderContent(ctx: Context, message: Message, user: User, note: string | null): Promise<string> {
   const cleanNote = note ? normalizeNote(note) : '';
   const sender = await ctx.db.user.findUniqueOrThrow({ where: { id: message.senderId } });
   const base = realmUrl(ctx.realm, ctx.config);

@@ -58,7 +58,7 @@ function parseTarget(type: 'stream' | 'private', to: unknown): number | number[]
 }
 
 /** What a row stores for a recipient: the channel and topic, or the other participants. */
-export function recipientColumns(sender: User, recipient: Recipient) {
+function recipientColumns(sender: User, recipient: Recipient) {
   if (recipient.kind === 'channel') return { channelId: recipient.channel.id, topic: recipient.topic, directRecipientIds: [] as number[] };
   const others = recipient.participants.map((p) => p.id).filter((id) => id !== sender.id);
   return { channelId: null, topic: null, directRecipientIds: others.length ? others : [sender.id] };

@@ -1,7 +1,7 @@
 // Scheduled messages and reminders as Zulip's records and events show them (ScheduledMessage.to_dict
 // and to_reminder_dict): one row type, two shapes told apart by `deliveryType`.
 import type { ScheduledMessage } from '../../prisma/generated/client/client.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 
 export const SEND_LATER = 'send_later';
 export const REMIND = 'remind';

@@ -35,7 +35,7 @@ export const UserSettingsType = builder.objectRef<SettingsView>('UserSettings').
 });
 
 /** Every setting as an optional input field: what PATCH /settings and PATCH /realm/user_settings_defaults take. */
-export function settingsInput(typeName: string, description: string, names: readonly string[]) {
+function settingsInput(typeName: string, description: string, names: readonly string[]) {
   return builder.inputType(typeName, {
     description,
     fields: (t) => Object.fromEntries(names.map((name) => {
@@ -61,7 +61,7 @@ const RealmUserSettingsDefaultsType = builder.objectRef<UserSettings>('RealmUser
 });
 
 /** Input fields (camelCase) back to setting names. */
-export function settingsFromInput(input: Record<string, unknown> | null | undefined, names: readonly string[]): Record<string, unknown> {
+function settingsFromInput(input: Record<string, unknown> | null | undefined, names: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) {
     const value = input?.[camelCase(name)];

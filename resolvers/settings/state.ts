@@ -12,7 +12,7 @@ initialStatePart(['user_settings', 'update_display_settings', 'update_global_not
 
 
 /** `user_settings`, `realm_user_settings_defaults` and the legacy forms. */
-export function settingsState(s: InitialState): Json {
+function settingsState(s: InitialState): Json {
   const state: Json = {};
   const settings: Json = { ...effectiveSettings(s.user, s.realm) };
   // Spectators see the defaults, with the Recent conversations view as home (as in Zulip).

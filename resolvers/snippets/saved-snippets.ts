@@ -5,7 +5,8 @@ import type { Context } from '../../schema/context.ts';
 import type { SavedSnippetShape } from '../../schema/snippets.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { MAX_MESSAGE_LENGTH } from '../limits.ts';
-import { codePointLength, toUnixSeconds } from '../text.ts';
+import { codePointLength } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { isDbId } from '../rows.ts';
 
 /** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
@@ -17,7 +18,7 @@ function shape(row: { id: number; title: string; content: string; dateCreated: D
   return { id: row.id, title: row.title, content: row.content, dateCreated: toUnixSeconds(row.dateCreated) };
 }
 
-export function savedSnippetWire(s: SavedSnippetShape): Record<string, unknown> {
+function savedSnippetWire(s: SavedSnippetShape): Record<string, unknown> {
   return { id: s.id, title: s.title, content: s.content, date_created: s.dateCreated };
 }
 

@@ -103,7 +103,7 @@ export async function statusOf(ctx: Context, targetId: number): Promise<StatusVi
   return statusView(target.status, target.settings);
 }
 
-export function statusView(
+function statusView(
   row: { statusText: string; emojiName: string; emojiCode: string; reactionType: string } | null,
   settings: unknown,
 ): StatusView {

@@ -5,7 +5,8 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { hasContentAccess } from '../channels/access.ts';
 import { MAX_TOPIC_LENGTH } from '../limits.ts';
-import { codePointLength, toUnixSeconds } from '../text.ts';
+import { codePointLength } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import { topicFromClient, withoutControlCharacters } from '../messages/topics.ts';
 

@@ -19,7 +19,7 @@ export interface TypingInput {
  * Who of these users hears the sender typing: those who receive typing notifications
  * (`receives_typing_notifications`) and have not muted the sender.
  */
-export async function typingAudience(ctx: Context, sender: User, userIds: number[]): Promise<number[]> {
+async function typingAudience(ctx: Context, sender: User, userIds: number[]): Promise<number[]> {
   if (!userIds.length) return [];
   const muting = await usersMuting(ctx.db, ctx.realm.id, sender.id);
   const users = await ctx.db.user.findMany({ where: { id: { in: userIds }, realmId: ctx.realm.id, isActive: true }, select: { id: true, settings: true } });

@@ -20,7 +20,7 @@ import { attachmentRecord, type AttachmentRecord, type AttachmentEvent } from '.
 type Reader = Db | Prisma.TransactionClient;
 
 /** Zulip's REALM_UPLOAD_QUOTA error. */
-export class RealmUploadQuotaError extends ParleyError {
+class RealmUploadQuotaError extends ParleyError {
   override readonly code = 'REALM_UPLOAD_QUOTA';
 }
 
@@ -35,7 +35,7 @@ const MIB = 1024 * 1024;
  * Zulip's sanitize_name: safe for a file system, S3 and a URL. Unicode letters stay; other
  * characters but `.`, `-` and `_` go; runs of dashes and white space become one dash.
  */
-export function sanitizeFileName(name: string): string {
+function sanitizeFileName(name: string): string {
   let value = name.normalize('NFKC').replace(/[^\p{L}\p{N}\p{M}_\s.-]/gu, '').trim();
   value = shortened(value.replace(/[-\s]+/g, '-'));
   return value === '' || value === '.' || value === '..' ? 'uploaded-file' : value;

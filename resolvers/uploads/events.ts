@@ -1,6 +1,6 @@
 // `attachment` events: the owner's uploads as GET /attachments lists them, after every change
 // (upload, a message linking or unlinking one, deletion), with the organization's space used.
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 
 export interface AttachmentRecord {
   id: number;

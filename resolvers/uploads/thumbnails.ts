@@ -9,7 +9,7 @@ import { makeThumbnail, thumbnailFormatsFor, thumbnailKey } from './images.ts';
 import { renderForRealm } from '../messages/render.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from '../messages/markdown.ts';
 import { messageAudience } from '../messages/access.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 
 export class Thumbnailer {
   private readonly pending = new Set<number>();

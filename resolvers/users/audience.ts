@@ -4,7 +4,7 @@
 import type { Db } from '../../prisma/database.ts';
 import type { Prisma, Realm } from '../../prisma/generated/client/client.ts';
 import { isUserInGroup } from '../groups/membership.ts';
-import { ROLE_GUEST } from './roles.ts';
+import { ROLE_ADMINISTRATOR, ROLE_GUEST } from './roles.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -87,7 +87,7 @@ export async function activeUserIds(db: Reader, realmId: number): Promise<number
 /** Who administers a bot (and hears `realm_bot` events): active administrators and its owner. */
 export async function botAdministrators(db: Reader, realmId: number, bot: { botOwnerId: number | null }): Promise<number[]> {
   const users = await db.user.findMany({
-    where: { realmId, isActive: true, OR: [{ role: { lte: 200 } }, ...(bot.botOwnerId ? [{ id: bot.botOwnerId }] : [])] },
+    where: { realmId, isActive: true, OR: [{ role: { lte: ROLE_ADMINISTRATOR } }, ...(bot.botOwnerId ? [{ id: bot.botOwnerId }] : [])] },
     select: { id: true }, orderBy: { id: 'asc' },
   });
   return users.map((u) => u.id);

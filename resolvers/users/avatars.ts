@@ -32,7 +32,7 @@ export interface AvatarOptions {
 
 const MIB = 1024 * 1024;
 
-export function gravatarUrl(email: string, version: number, medium = false): string {
+function gravatarUrl(email: string, version: number, medium = false): string {
   const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? `&s=${MEDIUM_AVATAR_SIZE}` : ''}&version=${version}`;
 }

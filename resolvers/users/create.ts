@@ -102,7 +102,7 @@ export async function createUserInTx(tx: Prisma.TransactionClient, realmId: numb
  */
 export async function announceNewUser(ctx: { db: Db; realm: Realm; events: EventBus; config: Config }, user: User): Promise<void> {
   const audience = (await usersWhoCanAccess(ctx.db, ctx.realm, user)).filter((id) => id !== user.id);
-  const person = userRecord(user, { viewer: { id: 0, role: 400 }, clientGravatar: false, gravatar: ctx.config.gravatarEnabled });
+  const person = userRecord(user, { viewer: { id: 0, role: ROLE_MEMBER }, clientGravatar: false, gravatar: ctx.config.gravatarEnabled });
   ctx.events.publish(ctx.realm.id, audience, { type: 'realm_user', op: 'add', person });
   await announceExportConsent(ctx, user);
 }

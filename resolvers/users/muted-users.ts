@@ -9,7 +9,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { initialStatePart } from '../events/initial-state/parts.ts';
 import { RealmCache } from '../realm-cache.ts';
-import { toUnixSeconds } from '../text.ts';
+import { toUnixSeconds } from '../time.ts';
 import { isDbId } from '../rows.ts';
 import { inTransaction } from '../transaction.ts';
 import { canAccessUser } from './audience.ts';

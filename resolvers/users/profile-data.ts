@@ -66,9 +66,3 @@ export async function applyProfileData(
   return changes;
 }
 
-/** Removes the user's values for these fields (DELETE /users/me/profile_data). */
-export async function removeProfileData(
-  tx: Prisma.TransactionClient, actor: Pick<User, 'role'>, target: Pick<User, 'id' | 'realmId'>, fieldIds: number[],
-): Promise<ProfileChange[]> {
-  return applyProfileData(tx, actor, target, fieldIds.map((id) => ({ id, value: null })));
-}

@@ -61,7 +61,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Checks `field_data` for the type and returns what is stored ("" for types without data). */
-export function validateFieldData(fieldType: number, fieldData: unknown): string {
+function validateFieldData(fieldType: number, fieldData: unknown): string {
   if (fieldType === FIELD_SELECT) {
     if (!isPlainObject(fieldData)) throw new BadRequestError('field_data is not a dict');
     const entries = Object.entries(fieldData);

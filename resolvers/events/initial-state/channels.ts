@@ -6,7 +6,7 @@ import { defaultChannelIds } from '../../channels/default-streams.ts';
 import type { Channel, Subscription } from '../../../prisma/generated/client/client.ts';
 import { isAdmin, isGuest } from '../../users/roles.ts';
 import { channelRecord, subscriptionFields, weeklyTraffic } from '../../channels/wire.ts';
-import { toUnixSeconds } from '../../text.ts';
+import { toUnixSeconds } from '../../time.ts';
 import {
   CHANNEL_ASSIGNMENT_COLORS,
 } from '../../limits.ts';

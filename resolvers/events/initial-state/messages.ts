@@ -1,6 +1,6 @@
 // Message-derived state: max_message_id, unread_msgs, recent_private_conversations,
 // starred_messages, scheduled_messages and reminders.
-import { toUnixSeconds } from '../../text.ts';
+import { toUnixSeconds } from '../../time.ts';
 import { MAX_STARRED_MESSAGES, MAX_UNREAD_MESSAGES, RECENT_PRIVATE_MESSAGES_LIMIT } from '../../limits.ts';
 import type { InitialState, Json } from './state.ts';
 

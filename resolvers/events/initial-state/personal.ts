@@ -1,6 +1,6 @@
 // The viewer's own lists: topic preferences, saved snippets, navigation views, video-call
 // authorization.
-import { toUnixSeconds } from '../../text.ts';
+import { toUnixSeconds } from '../../time.ts';
 import type { InitialState, Json } from './state.ts';
 import { STATE_PREFIX } from '../../calls/provider.ts';
 

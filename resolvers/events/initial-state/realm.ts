@@ -9,7 +9,7 @@ import { serverSettings } from '../../realm/server-settings.ts';
 import { brandingState } from '../../realm/branding.ts';
 import { THUMBNAIL_FORMATS } from '../../uploads/images.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../realm/version.ts';
-import { toUnixSeconds } from '../../text.ts';
+import { toUnixSeconds } from '../../time.ts';
 import {
   CUSTOM_PROFILE_FIELD_TYPES, DEFAULT_EXTERNAL_ACCOUNTS, DEFAULT_JITSI_SERVER_URL, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECS,
   GIPHY_RATING_OPTIONS, MAX_AVATAR_FILE_SIZE_MIB, MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, MAX_DEACTIVATED_REALM_DELETION_DAYS, MAX_ICON_FILE_SIZE_MIB,

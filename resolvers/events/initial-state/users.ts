@@ -4,7 +4,7 @@ import { botRecordsFor } from '../../bots/bots.ts';
 import { canSeeDeliveryEmail } from '../../users/present.ts';
 import { avatarFields, avatarUrl } from '../../users/avatars.ts';
 import { isAdmin, isGuest, isModerator, isOwner, ROLE_GUEST, ROLE_MEMBER } from '../../users/roles.ts';
-import { toUnixSeconds } from '../../text.ts';
+import { toUnixSeconds } from '../../time.ts';
 import {
   DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, INACCESSIBLE_USER_AVATAR_URL, INACCESSIBLE_USER_NAME, LONG_TERM_IDLE_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS,
 } from '../../limits.ts';
