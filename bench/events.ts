@@ -23,7 +23,12 @@
 // (20; 0 skips the multiplexed run), BENCH_FANOUT (1000), BENCH_FANOUT_MESSAGES (50),
 // BENCH_FANOUT_GAP_MS (100), BENCH_FANOUT_WS (1), BENCH_REDIS_URL (redis://127.0.0.1:6379),
 // BENCH_REDIS_FANOUT (BENCH_FANOUT), BENCH_REDIS_MESSAGES (BENCH_FANOUT_MESSAGES), BENCH_HEARTBEAT_SECS
-// (50), BENCH_PROFILE (1: CPU-profile the server during the long-poll fan-out).
+// (50), BENCH_PROFILE (1: CPU-profile the server during the long-poll fan-out), BENCH_MEMORY_QUEUES
+// (20000) and BENCH_MEMORY_WS (5000): issue 16's goal 5, that many idle queues and graphql-ws
+// subscribers in one server (0 skips it).
+//
+// The report ends with issue 16's goals (fan-out latency, memory), each beside the baseline measured
+// in the same run, and whether it is met.
 import http from 'node:http';
 import os from 'node:os';
 import net from 'node:net';
@@ -58,6 +63,10 @@ const REDIS_FANOUT = intEnv('BENCH_REDIS_FANOUT', FANOUT);
 const REDIS_MESSAGES = intEnv('BENCH_REDIS_MESSAGES', FANOUT_MESSAGES);
 const HEARTBEAT_SECS = Math.max(1, intEnv('BENCH_HEARTBEAT_SECS', 50));
 const PROFILE = intEnv('BENCH_PROFILE', 1) > 0;
+const MEMORY_QUEUES = intEnv('BENCH_MEMORY_QUEUES', 20_000);
+const MEMORY_WS = intEnv('BENCH_MEMORY_WS', 5000);
+/** Issue 16's goals: p99 send → delivery (ms) per transport, and the server's RSS (bytes) for goal 5. */
+const GOALS = { poll: 100, ws: 50, redis: 150, rss: 2 * 1024 ** 3 };
 const WARMUP_MESSAGES = 2;
 /** Extra fan-out messages sent while the server's CPU profile is taken (not in the latency figures). */
 const PROFILE_MESSAGES = Math.min(20, FANOUT_MESSAGES);
@@ -553,6 +562,39 @@ async function wsSubscribers(config: Record<string, unknown>, users: Credentials
   return { subscribers: count, connections: Math.ceil(count / perConnection), perConnection, ...held, errors };
 }
 
+interface MemoryGoalResult {
+  queues: number;
+  subscribers: number;
+  waiting: number;
+  base: ServerStats;
+  held: ServerStats;
+  seconds: number;
+  errors: number;
+}
+
+/**
+ * Goal 5: one server holding `queues` idle queues (registered, never polled) and `subscribers`
+ * graphql-ws subscribers (a queue and a WebSocket each); RSS after a full GC, beside the empty server's.
+ */
+async function memoryGoal(config: Record<string, unknown>, users: Credentials[], queues: number, subscribers: number): Promise<MemoryGoalResult> {
+  const started = now();
+  const server = await startServer(config);
+  const subs = new Subscribers(server.baseUrl);
+  try {
+    const base = await server.settled();
+    await registerQueues(server.baseUrl, Array.from({ length: queues }, (_, k) => users[k % users.length]!));
+    const streamed = (await registerQueues(server.baseUrl, Array.from({ length: subscribers }, (_, k) => users[k % users.length]!))).queues;
+    const opened = await rampUp(server, subscribers, (from, to) => { for (let i = from; i < to; i++) subs.open([streamed[i]!]); }, 'subscriptions');
+    await sleep(500);
+    const held = await server.settled();
+    log(`  ${int(queues)} idle queues + ${int(opened.waiting)} subscribers: RSS ${MiB(base.rss).toFixed(0)} → ${MiB(held.rss).toFixed(0)} MiB`);
+    return { queues, subscribers, waiting: opened.waiting, base, held, seconds: (now() - started) / 1000, errors: subs.errors };
+  } finally {
+    await subs.stop();
+    await server.stop();
+  }
+}
+
 interface FanoutResult {
   label: string;
   recipients: number;
@@ -830,6 +872,7 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const perThousand = (delta: number, count: number) => (count ? mib((delta / count) * 1000) : '—');
 
 interface EventsReport {
+  memoryGoal: MemoryGoalResult | null;
   version: string;
   fdLimit: number;
   idle: IdleResult | null;
@@ -944,6 +987,8 @@ function report(r: EventsReport, totalSeconds: number): string {
   } else lines.push(r.redisNote);
   lines.push('');
 
+  lines.push(...goalsReport(r), '');
+
   const profiled = r.fanouts.find((f) => f.profile);
   if (profiled?.profile) {
     const p = profiled.profile;
@@ -966,6 +1011,26 @@ function report(r: EventsReport, totalSeconds: number): string {
     `| 1-min load average at start → end | ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} |`,
     '', `Whole run: ${totalSeconds.toFixed(1)} s.`);
   return lines.join('\n') + '\n';
+}
+
+/** Issue 16's goals 2 and 5, each beside the baseline measured in this run. */
+function goalsReport(r: EventsReport): string[] {
+  const lines = ['### Goals (issue 16)', '', '| Goal | Measured | Baseline in this run | Target | |', '|---|---:|---:|---:|---|'];
+  const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+  const stringify = r.fanouts.find((f) => f.label.startsWith('EventEmitter + JSON'));
+  const base = stringify ? `${ms(stringify.p99)} ms (EventEmitter + JSON.stringify per listener, p99)` : '—';
+  const latency = (name: string, f: FanoutResult | undefined, target: number) => {
+    if (f) lines.push(`| ${name}: p99 send → delivery, ${int(f.recipients)} recipients | ${ms(f.p99)} ms | ${base} | < ${target} ms | ${verdict(f.p99 < target && f.delivered === f.expected)} |`);
+    else lines.push(`| ${name} | not measured | | < ${target} ms | |`);
+  };
+  latency('2. REST long-polls', r.fanouts.find((f) => f.label === 'REST long-poll'), GOALS.poll);
+  latency('2. graphql-ws', r.fanouts.find((f) => f.label === 'graphql-ws'), GOALS.ws);
+  latency('2. two processes over Redis (REST long-polls)', r.redis ?? undefined, GOALS.redis);
+  const m = r.memoryGoal;
+  if (m) {
+    lines.push(`| 5. ${int(m.queues)} idle queues + ${int(m.waiting)} graphql-ws subscribers (of ${int(m.subscribers)}): server RSS | ${mib(m.held.rss)} (heap ${mib(m.held.heapUsed)}) | ${mib(m.base.rss)} (the same server, empty) | < 2 GiB | ${verdict(m.held.rss < GOALS.rss && m.waiting >= m.subscribers && !m.errors)} |`);
+  } else lines.push('| 5. idle queues + graphql-ws subscribers: server RSS | not measured (BENCH_MEMORY_QUEUES/BENCH_MEMORY_WS) | | < 2 GiB | |');
+  return lines;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1011,7 +1076,7 @@ export async function runEventsBench(): Promise<string> {
     heartbeatSecs: HEARTBEAT_SECS,
   };
   const result: EventsReport = {
-    version: '', fdLimit, idle: null, idleNote, ws: [], fanouts: [], redis: null, redisNote: '', phases, load: [loadAtStart, 0],
+    version: '', fdLimit, memoryGoal: null, idle: null, idleNote, ws: [], fanouts: [], redis: null, redisNote: '', phases, load: [loadAtStart, 0],
   };
   try {
     const setupServer = await timed(phases, 'start Parley, create users (bulk SQL)', () => startServer(config));
@@ -1037,6 +1102,11 @@ export async function runEventsBench(): Promise<string> {
       if (WS_MUX > 1) {
         result.ws.push(await timed(phases, `2. ${int(wsCount)} graphql-ws subscribers, ${WS_MUX} per WebSocket`, () => wsSubscribers(config, idleUsers, wsCount, WS_MUX)));
       }
+    }
+
+    if (MEMORY_QUEUES + MEMORY_WS > 0) {
+      const ws = Math.min(MEMORY_WS, maxConnections);
+      result.memoryGoal = await timed(phases, `5. ${int(MEMORY_QUEUES)} idle queues + ${int(ws)} graphql-ws subscribers`, () => memoryGoal(config, idleUsers, MEMORY_QUEUES, ws));
     }
 
     if (fanoutSize > 0 && FANOUT_MESSAGES > 0) {
