@@ -241,7 +241,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
     const seedCount = kind === 'pglite' ? SEED_PGLITE : SEED;
     if (seedCount > 0) {
       const started = performance.now();
-      const counts = await timed(phases, `seed ${kind === 'pglite' ? 'PGlite' : 'PostgreSQL'} (bulk SQL + VACUUM ANALYZE)`, () =>
+      const counts = await timed(phases, `seed ${kind === 'pglite' ? 'BENCH_SEED_PGLITE' : 'BENCH_SEED'} messages (bulk SQL + VACUUM ANALYZE)`, () =>
         seedMessages(prisma, { realmId, channelId, userIds: users.map((u) => u.id) }, seedCount,
           (done) => { if (done % 100_000 === 0 || done === seedCount) log(`  seeded ${done.toLocaleString('en-US')}`); }));
       seed = { ...counts, seconds: (performance.now() - started) / 1000 };
