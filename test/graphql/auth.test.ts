@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, ADMIN_EMAIL, ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { graphql, rawRequest } from '../support/client.ts';
-import { makeUser } from '../support/factories.ts';
+import { makeUser, deactivate } from '../support/factories.ts';
 import { fails, ok } from './helpers.ts';
 
 let t: TestServer;
@@ -70,7 +70,7 @@ describe('fetchApiKey', () => {
 
   it('refuses a deactivated user with USER_DEACTIVATED', async () => {
     const user = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { isActive: false } });
+    await deactivate(t, user.userId);
     const { error } = await fails(t, FETCH_API_KEY, { u: user.email, p: 'pw-' + user.email });
     expect(error.extensions).toMatchObject({ code: 'USER_DEACTIVATED', httpStatus: 401 });
   });
@@ -140,7 +140,7 @@ describe('HTTP Basic authentication on /graphql', () => {
 
   it('refuses a deactivated user with USER_DEACTIVATED', async () => {
     const user = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { isActive: false } });
+    await deactivate(t, user.userId);
     const { error, res } = await fails(t, ME, {}, user);
     expect(error.extensions?.code).toBe('USER_DEACTIVATED');
     expect(res.status).toBe(401);
@@ -150,6 +150,7 @@ describe('HTTP Basic authentication on /graphql', () => {
     const user = await makeUser(t);
     const db = t.server.database.prisma;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
+    // Written directly: only a server administrator reactivates an organization, so the API could not undo it.
     await db.realm.update({ where: { id: realm.id }, data: { deactivated: true } });
     try {
       const { error, res } = await fails(t, ME, {}, user);

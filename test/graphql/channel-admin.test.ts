@@ -3,7 +3,7 @@
 // with the same permission rules as the REST endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, type MadeUser, makeTeam, makeChannelFolder } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 import { fails, login, ok } from './helpers.ts';
@@ -43,13 +43,8 @@ const db = () => t.server.database.prisma;
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'Botty' });
-  await db().user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
+  bot = await makeBot(t, alice, { fullName: 'Botty' });
   await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example', ownerPassword: 'boss password' });
   boss = await login(t, 'boss@other.example', 'boss password', OTHER);
 });
@@ -86,10 +81,9 @@ describe('updateChannel', () => {
 
   it('takes a null folderId to mean no folder', async () => {
     const id = await makeChannel(alice, fresh('gql-folder'));
-    const realmId = (await db().channel.findUniqueOrThrow({ where: { id } })).realmId;
-    const folder = await db().channelFolder.create({ data: { realmId, name: fresh('gql folder') } });
-    await ok(t, UPDATE, { id, folderId: folder.id }, alice);
-    expect((await ok(t, CHANNEL, { id }, alice)).channel.folderId).toBe(folder.id);
+    const folder = await makeChannelFolder(t.client(t.owner), fresh('gql folder'));
+    await ok(t, UPDATE, { id, folderId: folder }, alice);
+    expect((await ok(t, CHANNEL, { id }, alice)).channel.folderId).toBe(folder);
     await ok(t, UPDATE, { id, folderId: null }, alice);
     expect((await ok(t, CHANNEL, { id }, alice)).channel.folderId).toBe(null);
   });

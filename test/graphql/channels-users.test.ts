@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeUser, type MadeUser, deactivate, updateSettings, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, login, ok } from './helpers.ts';
 
@@ -31,11 +31,7 @@ const channelNames = async (as: Credentials, variables: Record<string, unknown> 
 beforeAll(async () => {
   // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
   t = await startTestServer({ gravatarEnabled: true });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
 });
 afterAll(async () => { await t?.close(); });
 
@@ -78,7 +74,7 @@ describe('users', () => {
 
   it('includes deactivated users, marked inactive', async () => {
     const gone = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    await deactivate(t, gone.userId);
     const data = await ok(t, '{ users { userId isActive } }', {}, alice);
     expect(data.users).toContainEqual({ userId: gone.userId, isActive: false });
   });
@@ -91,7 +87,7 @@ describe('users', () => {
 
   it('hides a delivery email its owner keeps private, except from administrators, and then sends the avatar URL', async () => {
     const shy = await makeUser(t, { fullName: 'Shy Person' });
-    await t.server.database.prisma.user.update({ where: { id: shy.userId }, data: { settings: { email_address_visibility: 3 } } });
+    await updateSettings(t, shy, { email_address_visibility: 3 });
     const query = 'query($id: Int!) { user(userId: $id) { deliveryEmail avatarUrl(clientGravatar: true) } }';
     const asMember = await ok(t, query, { id: shy.userId }, alice);
     expect(asMember.user).toEqual({ deliveryEmail: null, avatarUrl: gravatar(shy.email) });

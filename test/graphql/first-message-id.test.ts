@@ -2,7 +2,7 @@
 // current, and the REST queue of a channel member hears of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import { ok } from './helpers.ts';
 
@@ -26,9 +26,7 @@ async function firstMessageUpdates(who: MadeUser, queueId: string) {
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
+  ({ admin, alice, bob } = await makeTeam(t, ['admin', 'alice', 'bob']));
 }, 180_000);
 afterAll(async () => { await t?.close(); });
 

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { type MadeUser, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, login, ok } from './helpers.ts';
@@ -21,10 +21,7 @@ const OTHER = 'elsewhere.localhost';
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
   const { createRealm } = await import('../../resolvers/realm/create.ts');
   await createRealm(t.server.database.prisma, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'boss@elsewhere.example.com', ownerPassword: 'pw-elsewhere-1' });
   outsider = await login(t, 'boss@elsewhere.example.com', 'pw-elsewhere-1', OTHER);

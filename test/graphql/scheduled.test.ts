@@ -2,7 +2,7 @@
 // codes as the REST endpoints, and the same events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
 import { fails, ok } from './helpers.ts';
 
 let t: TestServer;
@@ -103,7 +103,7 @@ describe('reportMessage', () => {
     expect(none.error).toMatchObject({ message: 'Message reporting is not enabled in this organization.', extensions: { code: 'BAD_REQUEST', httpStatus: 400 } });
     const moderation = await makeChannel(t.client(t.owner), 'moderation', { invite_only: true });
     const realmId = (await db().user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-    await db().realm.update({ where: { id: realmId }, data: { moderationRequestChannelId: moderation } });
+    await updateRealm(t, { moderation_request_channel_id: moderation });
     expect((await fails(t, REPORT, { id: messageId, type: 'other' }, alice)).error.message).toBe('An explanation is required.');
     expect((await fails(t, REPORT, { id: messageId, type: 'nonsense' }, alice)).error.message).toBe('Invalid report_type');
     expect((await ok(t, REPORT, { id: messageId, type: 'other', description: 'weird' }, alice)).reportMessage).toBe(true);

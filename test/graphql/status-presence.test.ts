@@ -1,7 +1,7 @@
 // Status, custom emoji and presence through GraphQL: the same rules as the REST API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeUser, type MadeUser } from '../support/factories.ts';
 import { fails, login, ok } from './helpers.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 import type { Credentials } from '../support/client.ts';
@@ -22,8 +22,7 @@ beforeAll(async () => {
   bob = await makeUser(t, { fullName: 'Bob' });
   admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'A Bot' });
-  await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+  bot = await makeBot(t, alice, { fullName: 'A Bot' });
   await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw-other-123' });
   boss = await login(t, 'boss@other.example.com', 'pw-other-123', 'other.localhost');
 });

@@ -3,7 +3,7 @@
 // and nothing of one organization reachable from another (Host header picks the realm).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 import { systemGroupIds } from '../../resolvers/groups/system.ts';
@@ -39,13 +39,8 @@ const idOf = async (name: string) => (await ok(t, CHANNEL_ID, { name }, t.owner,
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'Alice Bot' });
-  await db().user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
+  bot = await makeBot(t, alice, { fullName: 'Alice Bot' });
   const realmId = (await db().user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   groups = await systemGroupIds(db() as never, realmId);
   await ok(t, SUBSCRIBE, { subs: [{ name: 'vault' }], inviteOnly: true }, alice, ROOT);

@@ -5,7 +5,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { graphql, type Credentials } from '../support/client.ts';
-import { makeUser, sendDirect, type MadeUser } from '../support/factories.ts';
+import { makeUser, sendDirect, type MadeUser, deactivate } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 
 let t: TestServer;
@@ -234,7 +234,7 @@ describe('graphql-ws connection_init credentials', () => {
     expect(await connect(basic(alice.email, 'x'.repeat(32)))).toEqual({ acked: false, code: 4403 });
     expect(await connect('Basic !!!')).toEqual({ acked: false, code: 4403 });
     const gone = await makeUser(t, { fullName: 'Gone Soon' });
-    await t.server.database.prisma.user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    await deactivate(t, gone.userId);
     expect(await connect(basic(gone.email, gone.apiKey))).toEqual({ acked: false, code: 4403 });
   });
 

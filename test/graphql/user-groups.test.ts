@@ -4,9 +4,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
-import { createUser } from '../../resolvers/users/create.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 import { fails, ok } from './helpers.ts';
 
@@ -51,16 +50,9 @@ async function expectCode(as: Credentials | undefined, query: string, variables:
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']));
   const db = t.server.database.prisma;
-  const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
-  const made = await createUser(db, realm.id, { email: 'gql-bot@example.com', fullName: 'GraphQL bot', isBot: true, botType: 1, botOwnerId: t.owner.userId });
-  bot = { email: made.email, apiKey: made.apiKey, userId: made.id };
+  bot = await makeBot(t, t.owner, { fullName: 'GraphQL bot' });
   const other = await createRealm(db, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
   boss = { email: other.owner.email, apiKey: other.owner.apiKey, userId: other.owner.id };
   // Direct database work can outlast the server's keep-alive timeout: a socket the server has

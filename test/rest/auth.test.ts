@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, ADMIN_EMAIL, ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
 import { rawRequest } from '../support/client.ts';
-import { makeUser } from '../support/factories.ts';
+import { makeUser, deactivate } from '../support/factories.ts';
 
 let t: TestServer;
 beforeAll(async () => { t = await startTestServer(); });
@@ -59,7 +59,7 @@ describe('POST /fetch_api_key', () => {
 
   it('refuses a deactivated user', async () => {
     const user = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { isActive: false } });
+    await deactivate(t, user.userId);
     const res = await t.client().post('/fetch_api_key', { username: user.email, password: 'pw-' + user.email });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('USER_DEACTIVATED');
@@ -105,7 +105,7 @@ describe('HTTP Basic authentication', () => {
 
   it('refuses deactivated users', async () => {
     const user = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { isActive: false } });
+    await deactivate(t, user.userId);
     const res = await t.client(user).get('/users/me');
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Account is deactivated' });
@@ -115,6 +115,7 @@ describe('HTTP Basic authentication', () => {
     const user = await makeUser(t);
     const db = t.server.database.prisma;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
+    // Written directly: only a server administrator reactivates an organization, so the API could not undo it.
     await db.realm.update({ where: { id: realm.id }, data: { deactivated: true } });
     try {
       const res = await t.client(user).get('/users/me');

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeOtherRealmOwner, makeUser, sendToChannel, makeChannel, type MadeUser } from '../support/factories.ts';
+import { makeOtherRealmOwner, makeUser, sendToChannel, makeChannel, type MadeUser, updateRealm } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { multipart, only, openQueue, PNG } from '../clients/support.ts';
 
@@ -200,7 +200,7 @@ describe('bot avatars (POST /bots, PATCH /bots/{id})', () => {
 
 describe('avatar_changes_disabled', () => {
   it('stops members, not administrators, from changing their avatar', async () => {
-    await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { avatarChangesDisabled: true } });
+    await updateRealm(t, { avatar_changes_disabled: true });
     try {
       const refused = await uploadAvatar(bob, PNG, 'dot.png');
       expect(refused.status).toBe(400);
@@ -209,7 +209,7 @@ describe('avatar_changes_disabled', () => {
       expect((await uploadAvatar(admin, PNG, 'dot.png')).status).toBe(200);
       expect((await t.client(admin).delete('/users/me/avatar')).status).toBe(200);
     } finally {
-      await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { avatarChangesDisabled: false } });
+      await updateRealm(t, { avatar_changes_disabled: false });
     }
   });
 });

@@ -4,7 +4,7 @@
 // register's `realm_bots`, and the bots' keys working (incoming webhooks for sending only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeUser, updateRealm, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
@@ -44,11 +44,11 @@ async function newBot(c: ApiClient, params: Record<string, unknown> = {}): Promi
   const record = (await c.get(`/users/${res.body.user_id}`)).body.user;
   return { id: res.body.user_id, credentials: { email: record.email, apiKey: res.body.api_key, userId: res.body.user_id }, name };
 }
-async function setRealmGroup(column: 'canCreateBotsGroupId' | 'canCreateWriteOnlyBotsGroupId', groupName: string): Promise<void> {
+async function setRealmGroup(setting: 'can_create_bots_group' | 'can_create_write_only_bots_group', groupName: string): Promise<void> {
   const db = t.server.database.prisma;
   const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   const group = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: groupName } });
-  await db.realm.update({ where: { id: realm.id }, data: { [column]: group.id } });
+  await updateRealm(t, { [setting]: { new: group.id } });
 }
 
 describe('POST /bots', () => {
@@ -121,19 +121,19 @@ describe('POST /bots', () => {
   });
 
   it('follows can_create_bots_group, and can_create_write_only_bots_group for incoming webhooks', async () => {
-    await setRealmGroup('canCreateBotsGroupId', 'role:administrators');
-    await setRealmGroup('canCreateWriteOnlyBotsGroupId', 'role:nobody');
+    await setRealmGroup('can_create_bots_group', 'role:administrators');
+    await setRealmGroup('can_create_write_only_bots_group', 'role:nobody');
     try {
       const c = t.client(bob);
       expect((await c.post('/bots', { full_name: 'Perm', short_name: 'perm' })).body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
       expect((await c.post('/bots', { full_name: 'Perm', short_name: 'perm', bot_type: 2 })).body).toMatchObject({ msg: 'Insufficient permission' });
-      await setRealmGroup('canCreateWriteOnlyBotsGroupId', 'role:members');
+      await setRealmGroup('can_create_write_only_bots_group', 'role:members');
       expect((await c.post('/bots', { full_name: 'Perm', short_name: 'perm', bot_type: 3, payload_url: '"http://x.example/"' })).body).toMatchObject({ msg: 'Insufficient permission' });
       expect((await c.post('/bots', { full_name: 'Perm', short_name: 'perm', bot_type: 2 })).status).toBe(200);
       expect((await t.client(admin).post('/bots', { full_name: 'Admin bot', short_name: 'adminbot' })).status).toBe(200);
     } finally {
-      await setRealmGroup('canCreateBotsGroupId', 'role:members');
-      await setRealmGroup('canCreateWriteOnlyBotsGroupId', 'role:members');
+      await setRealmGroup('can_create_bots_group', 'role:members');
+      await setRealmGroup('can_create_write_only_bots_group', 'role:members');
     }
   });
 });
@@ -349,11 +349,11 @@ describe('POST /users/{bot_id}/reactivate', () => {
       msg: `There is already an active bot named "${bot.name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
     });
     expect((await t.client(alice).delete(`/bots/${other.id}`)).status).toBe(200);
-    await setRealmGroup('canCreateBotsGroupId', 'role:owners');
+    await setRealmGroup('can_create_bots_group', 'role:owners');
     try {
       expect((await t.client(admin).post(`/users/${bot.id}/reactivate`)).body).toMatchObject({ msg: 'Insufficient permission' });
     } finally {
-      await setRealmGroup('canCreateBotsGroupId', 'role:members');
+      await setRealmGroup('can_create_bots_group', 'role:members');
     }
     expect((await t.client(admin).post(`/users/${bot.id}/reactivate`)).status).toBe(200);
     expect((await t.client(bot.credentials).get('/users/me')).status).toBe(200);

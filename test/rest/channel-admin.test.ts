@@ -2,7 +2,7 @@
 // setting, and the events each change sends to exactly the users who may see the channel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
+import { makeChannel, makeBot, sendToChannel, type MadeUser, makeOtherRealmOwner, updateRealm, makeTeam, makeChannelFolder } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
 let t: TestServer;
@@ -17,13 +17,8 @@ const OTHER = 'other.localhost';
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'Botty' });
-  await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
+  bot = await makeBot(t, alice, { fullName: 'Botty' });
   stranger = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
@@ -221,7 +216,7 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
   it('with spectator access on, those allowed to create web-public channels may make one web-public', async () => {
     const id = await makeChannel(t.client(alice), fresh('webby'));
     const realmId = (await channel(id)).realmId;
-    await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { enableSpectatorAccess: true } });
+    await updateRealm(t, { enable_spectator_access: true });
     try {
       const member = await t.client(alice).patch(`/streams/${id}`, { is_web_public: true });
       expect(member.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
@@ -233,7 +228,7 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
       expect((await t.client(alice).patch(`/streams/${id}`, { is_private: true })).status).toBe(200);
       expect(await channel(id)).toMatchObject({ inviteOnly: true, isWebPublic: false });
     } finally {
-      await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { enableSpectatorAccess: false } });
+      await updateRealm(t, { enable_spectator_access: false });
     }
   });
 
@@ -312,14 +307,14 @@ describe('PATCH /streams/{stream_id}: topics_policy', () => {
     const prisma = t.server.database.prisma;
     const realm = await prisma.realm.findUniqueOrThrow({ where: { id: (await channel(id)).realmId } });
     const admins = await prisma.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:administrators', isSystemGroup: true } });
-    await prisma.realm.update({ where: { id: realm.id }, data: { canSetTopicsPolicyGroupId: admins.id } });
+    await updateRealm(t, { can_set_topics_policy_group: { new: admins.id } });
     try {
       const res = await t.client(alice).patch(`/streams/${id}`, { topics_policy: 'allow_empty_topic' });
       expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
       expect((await channel(id)).topicsPolicy).toBe('inherit');
       expect((await t.client(admin).patch(`/streams/${id}`, { topics_policy: 'allow_empty_topic' })).status).toBe(200);
     } finally {
-      await prisma.realm.update({ where: { id: realm.id }, data: { canSetTopicsPolicyGroupId: realm.canSetTopicsPolicyGroupId } });
+      await updateRealm(t, { can_set_topics_policy_group: { new: realm.canSetTopicsPolicyGroupId } });
     }
   });
 
@@ -345,13 +340,13 @@ describe('PATCH /streams/{stream_id}: topics_policy', () => {
 describe('PATCH /streams/{stream_id}: folder_id', () => {
   it('moves the channel into a folder and out again; unknown folders are refused', async () => {
     const id = await makeChannel(t.client(alice), fresh('foldered'));
-    const folder = await t.server.database.prisma.channelFolder.create({ data: { realmId: (await channel(id)).realmId, name: fresh('Folder') } });
+    const folder = await makeChannelFolder(t.client(t.owner), fresh('Folder'));
     const q = await register(t.client(bob));
-    expect((await t.client(alice).patch(`/streams/${id}`, { folder_id: folder.id })).status).toBe(200);
-    expect((await channel(id)).folderId).toBe(folder.id);
+    expect((await t.client(alice).patch(`/streams/${id}`, { folder_id: folder })).status).toBe(200);
+    expect((await channel(id)).folderId).toBe(folder);
     expect((await t.client(alice).patch(`/streams/${id}`, { folder_id: 'null' })).status).toBe(200);
     expect((await channel(id)).folderId).toBe(null);
-    expect((await events(t.client(bob), q)).map((e) => [e.property, e.value])).toEqual([['folder_id', folder.id], ['folder_id', null]]);
+    expect((await events(t.client(bob), q)).map((e) => [e.property, e.value])).toEqual([['folder_id', folder], ['folder_id', null]]);
     const bad = await t.client(alice).patch(`/streams/${id}`, { folder_id: 99999 });
     expect(bad.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid channel folder ID' });
     const junk = await t.client(alice).patch(`/streams/${id}`, { folder_id: '"x"' });
@@ -535,7 +530,7 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
   it('stops the organization announcing into an archived channel, telling everyone', async () => {
     const id = await makeChannel(t.client(alice), fresh('announce'));
     const realmId = (await channel(id)).realmId;
-    await t.server.database.prisma.realm.update({ where: { id: realmId }, data: { newStreamAnnouncementsChannelId: id, signupAnnouncementsChannelId: id } });
+    await updateRealm(t, { new_stream_announcements_stream_id: id, signup_announcements_stream_id: id });
     const q = await register(t.client(bob));
     const reg = await t.client(bob).post('/register', { event_types: ['realm'], fetch_event_types: ['realm'] });
     expect(reg.body.realm_new_stream_announcements_stream_id).toBe(id);

@@ -3,7 +3,7 @@
 // GET /streams/{stream_id}/email_address, answered as a Zulip server without an email gateway.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, type MadeUser, makeChannelFolder } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
@@ -44,12 +44,12 @@ describe('POST /channels/create', () => {
   });
 
   it('takes the creation options: a private channel with protected history in a folder', async () => {
-    const folder = await t.server.database.prisma.channelFolder.create({ data: { realmId: (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: admin.userId } })).realmId, name: 'Hobbies' } });
+    const folder = await makeChannelFolder(t.client(admin), 'Hobbies');
     const res = await t.client(alice).post('/channels/create', {
-      name: 'secret garden', subscribers: [alice.userId, bob.userId], invite_only: true, history_public_to_subscribers: false, folder_id: folder.id,
+      name: 'secret garden', subscribers: [alice.userId, bob.userId], invite_only: true, history_public_to_subscribers: false, folder_id: folder,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(await channel(t.client(alice), res.body.id)).toMatchObject({ invite_only: true, history_public_to_subscribers: false, folder_id: folder.id });
+    expect(await channel(t.client(alice), res.body.id)).toMatchObject({ invite_only: true, history_public_to_subscribers: false, folder_id: folder });
     expect(await members(res.body.id)).toEqual([alice.userId, bob.userId].sort((a, b) => a - b));
     expect((await t.client(alice).post('/channels/create', { name: 'no such folder', subscribers: [], folder_id: 987654 })).body)
       .toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid channel folder ID' });

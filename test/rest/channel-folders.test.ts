@@ -3,7 +3,7 @@
 // on channels; the same through GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, makeOtherRealmOwner, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, makeOtherRealmOwner, type MadeUser, updateRealm } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 
@@ -180,7 +180,7 @@ describe('spectators', () => {
     await makeChannel(t.client(admin), 'office', { folder_id: hidden });
     const db = t.server.database.prisma;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
-    await db.realm.update({ where: { id: realm.id }, data: { enableSpectatorAccess: true } });
+    await updateRealm(t, { enable_spectator_access: true });
     try {
       // Web-public channels are the owner's to create, and only with spectator access on.
       const made = await t.client(t.owner).post('/channels/create', {
@@ -192,7 +192,7 @@ describe('spectators', () => {
       expect(res.body.channel_folders.map((f: any) => f.id)).toEqual([shown]);
       expect((await t.client().get('/channel_folders')).status).toBe(401);
     } finally {
-      await db.realm.update({ where: { id: realm.id }, data: { enableSpectatorAccess: false } });
+      await updateRealm(t, { enable_spectator_access: false });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -10,9 +10,7 @@ let vault: number;
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ alice, bob, guest } = await makeTeam(t, ['alice', 'bob', 'guest']));
   await makeChannel(t.client(alice), 'design', { description: 'All things design' } as never);
   vault = await makeChannel(t.client(alice), 'vault', { invite_only: true });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeUser, type MadeUser, updateRealm } from '../support/factories.ts';
 import { validateEvent, validateResponse } from '../support/openapi.ts';
 import { rawRequest, type ApiClient, type Credentials } from '../support/client.ts';
 
@@ -28,9 +28,8 @@ beforeAll(async () => {
   bob = await makeUser(t, { fullName: 'Bob' });
   admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'Emoji Bot' });
+  bot = await makeBot(t, alice, { fullName: 'Emoji Bot' });
   const db = t.server.database.prisma;
-  await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
   realmId = (await db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
 });
 afterAll(async () => { await t?.close(); });
@@ -163,13 +162,13 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     const db = t.server.database.prisma;
     const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId } });
     const admins = await db.userGroup.findFirstOrThrow({ where: { realmId, name: 'role:administrators' } });
-    await db.realm.update({ where: { id: realmId }, data: { canAddCustomEmojiGroupId: admins.id } });
+    await updateRealm(t, { can_add_custom_emoji_group: { new: admins.id } });
     try {
       expectError(await upload(alice, 'members_cannot'), 'Insufficient permission');
       expect(await activeNamed('members_cannot')).toEqual([]);
       expect((await upload(admin, 'admins_can')).status).toBe(200);
     } finally {
-      await db.realm.update({ where: { id: realmId }, data: { canAddCustomEmojiGroupId: realm.canAddCustomEmojiGroupId } });
+      await updateRealm(t, { can_add_custom_emoji_group: { new: realm.canAddCustomEmojiGroupId } });
     }
   });
 

@@ -4,7 +4,7 @@
 // register's `drafts`; refused while `enable_drafts_synchronization` is off. The same through GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeOtherRealmOwner, makeUser, type MadeUser, updateSettings } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
@@ -184,7 +184,7 @@ describe('enable_drafts_synchronization', () => {
   it('turned off, every drafts endpoint is refused', async () => {
     const dave = await makeUser(t);
     const [id] = (await create(client(dave), [{ type: '', to: [], topic: '', content: 'x' }])).body.ids;
-    await t.server.database.prisma.user.update({ where: { id: dave.userId }, data: { settings: { enable_drafts_synchronization: false } } });
+    await updateSettings(t, dave, { enable_drafts_synchronization: false });
     const msg = 'User has disabled synchronizing drafts.';
     expect((await client(dave).get('/drafts')).body).toMatchObject({ code: 'BAD_REQUEST', msg });
     expect((await create(client(dave), [])).body).toMatchObject({ msg });

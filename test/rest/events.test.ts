@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 
@@ -12,9 +12,7 @@ let carol: MadeUser;
 beforeAll(async () => {
   // A one-second heartbeat keeps the long-poll tests short.
   t = await startTestServer({ heartbeatSecs: 1 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
 });
 afterAll(async () => { await t?.close(); });
@@ -97,7 +95,7 @@ describe('POST /register', () => {
   it('lets spectators register, without client_gravatar or include_subscribers=true', async () => {
     const db = t.server.database.prisma;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
-    await db.realm.update({ where: { id: realm.id }, data: { enableSpectatorAccess: true } });
+    await updateRealm(t, { enable_spectator_access: true });
     try {
       const ok = await t.client().post('/register', { fetch_event_types: ['realm'] });
       expect(ok.status).toBe(200);
@@ -106,7 +104,7 @@ describe('POST /register', () => {
       const subs = await t.client().post('/register', { include_subscribers: true });
       expect(subs.body.msg).toBe("Invalid 'include_subscribers' parameter for anonymous request");
     } finally {
-      await db.realm.update({ where: { id: realm.id }, data: { enableSpectatorAccess: false } });
+      await updateRealm(t, { enable_spectator_access: false });
     }
   });
 });

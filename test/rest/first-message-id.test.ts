@@ -3,7 +3,7 @@
 // transaction and everyone who may see the channel gets a `stream update` for first_message_id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
@@ -43,11 +43,7 @@ async function registerAll(users: Credentials[]): Promise<Map<Credentials, strin
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'alice', 'bob', 'carol', 'guest']));
   await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example', ownerPassword: 'boss password' });
   const key = await t.client(undefined, OTHER).post('/fetch_api_key', { username: 'boss@other.example', password: 'boss password' });
   stranger = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };

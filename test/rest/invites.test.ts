@@ -4,7 +4,7 @@
 // channels and groups, or set the new password. Without SMTP, GraphQL hands out the links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, type MadeUser, updateRealm } from '../support/factories.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
@@ -130,10 +130,8 @@ describe('POST /invites', () => {
   });
 
   it('keeps to the organization\'s domains when it is restricted to them, for e-mail invitations and reusable links', async () => {
-    const db = t.server.database.prisma;
-    const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
-    await db.realmDomain.create({ data: { realmId: realm.id, domain: 'allowed.test', allowSubdomains: true } });
-    await db.realm.update({ where: { id: realm.id }, data: { emailsRestrictedToDomains: true } });
+    expect((await t.client(t.owner).post('/realm/domains', { domain: 'allowed.test', allow_subdomains: true })).status).toBe(200);
+    await updateRealm(t, { emails_restricted_to_domains: true });
     try {
       const res = await t.client(alice).post('/invites', { invitee_emails: 'x@elsewhere.test, y+tag@allowed.test, z@team.allowed.test', stream_ids: '[]' });
       expect(res.body).toMatchObject({
@@ -146,8 +144,8 @@ describe('POST /invites', () => {
       expect(refused.status).toBe(400);
       expect(refused.html).toContain('is not in one of the domains that are allowed to register for accounts in this organization.');
     } finally {
-      await db.realm.update({ where: { id: realm.id }, data: { emailsRestrictedToDomains: false } });
-      await db.realmDomain.deleteMany({ where: { realmId: realm.id } });
+      await updateRealm(t, { emails_restricted_to_domains: false });
+      expect((await t.client(t.owner).delete('/realm/domains/allowed.test')).status).toBe(200);
     }
   });
 
@@ -155,12 +153,12 @@ describe('POST /invites', () => {
     const db = t.server.database.prisma;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
     const admins = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:administrators' } });
-    await db.realm.update({ where: { id: realm.id }, data: { canInviteUsersGroupId: admins.id } });
+    await updateRealm(t, { can_invite_users_group: { new: admins.id } });
     try {
       expect((await t.client(alice).post('/invites', { invitee_emails: fresh(), stream_ids: '[]' })).body).toMatchObject({ msg: 'Insufficient permission' });
       expect((await t.client(admin).post('/invites', { invitee_emails: fresh(), stream_ids: '[]' })).status).toBe(200);
     } finally {
-      await db.realm.update({ where: { id: realm.id }, data: { canInviteUsersGroupId: realm.canInviteUsersGroupId } });
+      await updateRealm(t, { can_invite_users_group: { new: realm.canInviteUsersGroupId } });
     }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, sendToChannel, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
+import { makeBot, sendToChannel, setRole, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
+import { ROLE_ADMINISTRATOR } from '../../resolvers/users/roles.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
@@ -17,10 +18,7 @@ const OTHER = 'elsewhere.localhost';
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
   outsider = await makeOtherRealmOwner(t, 'elsewhere');
 });
 afterAll(async () => { await t?.close(); });
@@ -326,12 +324,10 @@ describe('permissions', () => {
   });
 
   it('refuses a bot with an ordinary role, and lets an administrator bot through', async () => {
-    const bot = await makeUser(t, { fullName: 'Botty' });
-    const db = t.server.database.prisma;
-    await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1 } });
+    const bot = await makeBot(t, t.owner, { fullName: 'Botty' });
     expectError(await add(ISSUE, bot), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 400);
     expect(await list()).toEqual([]);
-    await db.user.update({ where: { id: bot.userId }, data: { role: 200 } });
+    await setRole(t, bot.userId, ROLE_ADMINISTRATOR);
     expect((await add(ISSUE, bot)).status).toBe(200);
   });
 

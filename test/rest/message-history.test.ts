@@ -4,7 +4,7 @@
 // history ("none"), here and in message records. The same through GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 
 let t: TestServer;
@@ -13,8 +13,7 @@ let bob: MadeUser;
 let outsider: MadeUser;
 
 async function setPolicy(policy: 'all' | 'moves' | 'none') {
-  // PATCH /realm is another area's endpoint; the setting is written directly.
-  await t.server.database.prisma.realm.updateMany({ data: { messageEditHistoryVisibilityPolicy: policy } });
+  await updateRealm(t, { message_edit_history_visibility_policy: policy });
 }
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 // administrator with PATCH /realm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 
@@ -22,9 +22,7 @@ const report = (client: ApiClient, messageId: number, params: Record<string, unk
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   moderator = await makeUser(t, { fullName: 'Mo Derator', role: 300 });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId, guest.userId] });
@@ -152,6 +150,8 @@ describe('POST /messages/{message_id}/report', () => {
   });
 
   it('posts to the empty topic when the moderation channel allows only that', async () => {
+    // Written directly: the API allows empty_topic_only only once every message of the channel is in
+    // the empty topic, and earlier reports are in theirs.
     await db().channel.update({ where: { id: moderation }, data: { topicsPolicy: 'empty_topic_only' } });
     try {
       const messageId = await sendToChannel(t.client(bob), design, 'plans', 'x');

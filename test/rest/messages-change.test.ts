@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendDirect, sendToChannel, type MadeUser, updateChannel, makeTeam } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
 let t: TestServer;
@@ -13,9 +13,7 @@ let carol: MadeUser;
 beforeAll(async () => {
   t = await startTestServer();
   owner = t.client(t.owner);
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'vault', { invite_only: true });
 });
 afterAll(async () => { await t?.close(); });
@@ -77,7 +75,7 @@ describe('PATCH /messages/{message_id}', () => {
     await makeChannel(owner, 'announcements');
     const announcements = (await owner.get('/get_stream_id', { stream: 'announcements' })).body.stream_id;
     const admins = await db.userGroup.findFirstOrThrow({ where: { name: 'role:administrators' } });
-    await db.channel.update({ where: { id: announcements }, data: { canSendMessageGroupId: admins.id } });
+    await updateChannel(owner, announcements, { can_send_message_group: { new: admins.id } });
     const id = await sendToChannel(t.client(alice), 'general', 'sneak', 'into announcements');
     const res = await t.client(alice).patch(`/messages/${id}`, { stream_id: announcements });
     expect(res.status).toBe(400);

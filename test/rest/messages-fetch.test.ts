@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendDirect, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 
 let t: TestServer;
@@ -20,10 +20,7 @@ beforeAll(async () => {
   // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
   t = await startTestServer({ gravatarEnabled: true });
   owner = t.client(t.owner);
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ alice, bob, carol, guest } = await makeTeam(t, ['alice', 'bob', 'carol', 'guest']));
   await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'vault', { invite_only: true });
   ids.d1 = await sendToChannel(t.client(alice), 'design', 'colors', 'red is a colour');

@@ -3,7 +3,7 @@
 // Zulip's views answer them, and the same through GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, updateSettings } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 
@@ -16,11 +16,6 @@ let dave: MadeUser;
 async function markRead(c: ApiClient, ids: number[]) {
   const res = await c.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' });
   expect(res.status).toBe(200);
-}
-
-/** Personal settings are another area's endpoint; tests write them directly. */
-async function setSetting(user: MadeUser, settings: Record<string, boolean>) {
-  await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { settings } });
 }
 
 beforeAll(async () => {
@@ -55,10 +50,10 @@ describe('GET /messages/{message_id}/read_receipts', () => {
     await markRead(t.client(bob), [id]);
     await markRead(t.client(erin), [id]);
     await markRead(t.client(frank), [id]);
-    await setSetting(erin, { send_read_receipts: false });
+    await updateSettings(t, erin, { send_read_receipts: false });
     expect((await t.client(t.owner).delete(`/users/${frank.userId}`)).status).toBe(200);
     expect((await t.client(alice).get(`/messages/${id}/read_receipts`)).body.user_ids).toEqual([bob.userId]);
-    await setSetting(erin, { send_read_receipts: true });
+    await updateSettings(t, erin, { send_read_receipts: true });
     expect((await t.client(alice).get(`/messages/${id}/read_receipts`)).body.user_ids).toEqual([bob.userId, erin.userId].sort((a, b) => a - b));
   });
 
@@ -78,14 +73,14 @@ describe('GET /messages/{message_id}/read_receipts', () => {
 
   it('is refused when the organization turned read receipts off', async () => {
     const id = await sendToChannel(t.client(alice), 'reading', 'receipts', 'off?');
-    await t.server.database.prisma.realm.updateMany({ data: { enableReadReceipts: false } });
+    await updateRealm(t, { enable_read_receipts: false });
     try {
       const res = await t.client(bob).get(`/messages/${id}/read_receipts`);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Read receipts are disabled in this organization.' });
       expect((await t.client(bob).post('/register', { fetch_event_types: ['realm'] })).body.realm_enable_read_receipts).toBe(false);
     } finally {
-      await t.server.database.prisma.realm.updateMany({ data: { enableReadReceipts: true } });
+      await updateRealm(t, { enable_read_receipts: true });
     }
     expect((await t.client(bob).post('/register', { fetch_event_types: ['realm'] })).body.realm_enable_read_receipts).toBe(true);
   });

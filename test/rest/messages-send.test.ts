@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendToChannel, type MadeUser, deactivate, updateChannel, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 
 let t: TestServer;
@@ -14,9 +14,7 @@ let secret: number;
 beforeAll(async () => {
   t = await startTestServer();
   owner = t.client(t.owner);
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ alice, bob, guest } = await makeTeam(t, ['alice', 'bob', 'guest']));
   general = (await owner.get('/get_stream_id', { stream: 'general' })).body.stream_id;
   secret = await makeChannel(owner, 'secret', { invite_only: true });
 });
@@ -141,28 +139,24 @@ describe('Empty topics', () => {
   });
 
   it('are refused where the channel disables them', async () => {
-    const db = t.server.database.prisma;
-    await db.channel.update({ where: { id: general }, data: { topicsPolicy: 'disable_empty_topic' } });
+    await updateChannel(t.client(t.owner), general, { topics_policy: 'disable_empty_topic' });
     try {
       const res = await t.client(alice).post('/messages', { type: 'stream', to: 'general', topic: '', content: 'x' });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('BAD_REQUEST');
     } finally {
-      await db.channel.update({ where: { id: general }, data: { topicsPolicy: 'inherit' } });
+      await updateChannel(t.client(t.owner), general, { topics_policy: 'inherit' });
     }
   });
 
   it('are the only topic allowed in an empty_topic_only channel', async () => {
-    const db = t.server.database.prisma;
-    await db.channel.update({ where: { id: general }, data: { topicsPolicy: 'empty_topic_only' } });
-    try {
-      const named = await t.client(alice).post('/messages', { type: 'stream', to: 'general', topic: 'named', content: 'x' });
-      expect(named.status).toBe(400);
-      const empty = await t.client(alice).post('/messages', { type: 'stream', to: 'general', topic: '', content: 'x' });
-      expect(empty.status).toBe(200);
-    } finally {
-      await db.channel.update({ where: { id: general }, data: { topicsPolicy: 'inherit' } });
-    }
+    // A new channel: the policy needs every message of the channel to be in the empty topic already.
+    const quiet = await makeChannel(t.client(alice), 'quiet room');
+    await updateChannel(t.client(t.owner), quiet, { topics_policy: 'empty_topic_only' });
+    const named = await t.client(alice).post('/messages', { type: 'stream', to: 'quiet room', topic: 'named', content: 'x' });
+    expect(named.status).toBe(400);
+    const empty = await t.client(alice).post('/messages', { type: 'stream', to: 'quiet room', topic: '', content: 'x' });
+    expect(empty.status).toBe(200);
   });
 });
 
@@ -196,7 +190,7 @@ describe('POST /messages direct', () => {
 
   it('refuses deactivated recipients', async () => {
     const gone = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    await deactivate(t, gone.userId);
     const res = await t.client(alice).post('/messages', { type: 'direct', to: [gone.userId], content: 'x' });
     expect(res.status).toBe(400);
     expect(res.body.msg).toContain('is no longer using Zulip');

@@ -4,7 +4,7 @@
 // for the muter (so they are not unread in register either), and their typing is not shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
@@ -72,9 +72,7 @@ describe('POST /users/me/muted_users/{muted_user_id}', () => {
     const gone = await makeUser(t);
     await t.client(t.owner).delete(`/users/${gone.userId}`);
     expect((await client(carol).post(`/users/me/muted_users/${gone.userId}`)).status).toBe(200);
-    // Bot administration is another area's; a bot account is made directly.
-    const bot = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+    const bot = await makeBot(t, alice, { fullName: 'Muted Bot' });
     expect((await client(carol).post(`/users/me/muted_users/${bot.userId}`)).status).toBe(200);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeUser, type MadeUser, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
@@ -18,9 +18,8 @@ beforeAll(async () => {
   bob = await makeUser(t, { fullName: 'Bob' });
   carol = await makeUser(t, { fullName: 'Carol' });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'Presence Bot' });
+  bot = await makeBot(t, alice, { fullName: 'Presence Bot' });
   const db = t.server.database.prisma;
-  await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
   realmId = (await db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
 });
 afterAll(async () => { await t?.close(); });
@@ -266,10 +265,9 @@ describe('GET /realm/presence', () => {
 describe('guests who may not see everyone', () => {
   it('see and hear only the users they can access', async () => {
     const realm = await db().realm.findUniqueOrThrow({ where: { id: realmId } });
-    const admins = await db().userGroup.findFirstOrThrow({ where: { realmId, name: 'role:administrators' } });
-    const subscriptions = await db().subscription.findMany({ where: { userId: guest.userId, active: true }, select: { userId: true, channelId: true } });
-    await db().realm.update({ where: { id: realmId }, data: { canAccessAllUsersGroupId: admins.id } });
-    await db().subscription.updateMany({ where: { userId: guest.userId }, data: { active: false } });
+    const members = await db().userGroup.findFirstOrThrow({ where: { realmId, name: 'role:members' } });
+    await updateRealm(t, { can_access_all_users_group: { new: members.id } });
+    const channels = await leaveAllChannels(t, guest);
     try {
       await age(bob, 600);
       const q = await register(t.client(guest), { slim_presence: true });
@@ -280,8 +278,8 @@ describe('guests who may not see everyone', () => {
       expect(Object.keys(own.presences)).toEqual([String(guest.userId)]);
       expectError(await t.client(guest).get(`/users/${bob.userId}/presence`), 'Insufficient permission');
     } finally {
-      for (const sub of subscriptions) await db().subscription.updateMany({ where: sub, data: { active: true } });
-      await db().realm.update({ where: { id: realmId }, data: { canAccessAllUsersGroupId: realm.canAccessAllUsersGroupId } });
+      await subscribeUsers(t, channels, [guest.userId]);
+      await updateRealm(t, { can_access_all_users_group: { new: realm.canAccessAllUsersGroupId } });
     }
   });
 });

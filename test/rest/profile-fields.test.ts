@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeUser, type MadeUser } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 
@@ -260,7 +260,7 @@ describe('PATCH /users/me/profile_data', () => {
 
   it('validates each value by its field type, writing nothing', async () => {
     const before = await profileOf(member.userId);
-    const bot = await makeBotUser();
+    const bot = (await makeBot(t, member, { fullName: 'Field Bot' })).userId;
     const deactivated = await makeUser(t, { fullName: 'Gone Away' });
     await owner.delete(`/users/${deactivated.userId}`);
     const cases: [number, unknown, string][] = [
@@ -295,11 +295,9 @@ describe('PATCH /users/me/profile_data', () => {
   });
 
   it('refuses bots', async () => {
-    const botId = await makeBotUser();
-    const bot = await db().user.findUniqueOrThrow({ where: { id: botId } });
-    const client = t.client({ email: bot.email, apiKey: bot.apiKey, userId: bot.id });
-    expectError(await client.patch('/users/me/profile_data', { data: [{ id: pronouns, value: 'it/its' }] }), 'This endpoint does not accept bot requests.');
-    expect(await db().customProfileFieldValue.count({ where: { userId: botId } })).toBe(0);
+    const bot = await makeBot(t, member, { fullName: 'Profile Bot' });
+    expectError(await t.client(bot).patch('/users/me/profile_data', { data: [{ id: pronouns, value: 'it/its' }] }), 'This endpoint does not accept bot requests.');
+    expect(await db().customProfileFieldValue.count({ where: { userId: bot.userId } })).toBe(0);
   });
 
   it('removes a value given null', async () => {
@@ -367,10 +365,3 @@ describe('DELETE /realm/profile_fields/{field_id}', () => {
     expect(await db().customProfileField.count({ where: { id: pronouns } })).toBe(1);
   });
 });
-
-async function makeBotUser(): Promise<number> {
-  const { createUserInTx } = await import('../../resolvers/users/create.ts');
-  const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: member.userId } } } });
-  const bot = await db().$transaction((tx) => createUserInTx(tx, realm.id, { email: `pf-bot-${Date.now()}@example.com`, fullName: 'Field Bot', isBot: true, botType: 1, botOwnerId: member.userId }));
-  return bot.id;
-}

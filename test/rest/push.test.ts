@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeUser, type MadeUser } from '../support/factories.ts';
 import { tokenIdOf } from '../../resolvers/push/encoding.ts';
 
 const BOUNCER_KEY = randomBytes(32).toString('base64');
@@ -178,8 +178,7 @@ describe('POST /mobile_push/register: field validation', () => {
   });
 
   it('refuses bots', async () => {
-    const bot = await makeUser(t, { fullName: 'Pusher Bot' });
-    await db().user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1 } });
+    const bot = await makeBot(t, t.owner, { fullName: 'Pusher Bot' });
     await expectBadRequest(bot, full({}), 'This endpoint does not accept bot requests.');
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
+import { makeBot, setRole, type MadeUser, makeOtherRealmOwner, updateRealm, makeTeam } from '../support/factories.ts';
+import { ROLE_ADMINISTRATOR } from '../../resolvers/users/roles.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
@@ -17,10 +18,7 @@ const OTHER = 'elsewhere.localhost';
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
   outsider = await makeOtherRealmOwner(t, 'elsewhere');
 });
 afterAll(async () => { await t?.close(); });
@@ -145,7 +143,7 @@ describe('DELETE /realm/domains/{domain}', () => {
     const { realmId } = await db.user.findUniqueOrThrow({ where: { id: t.owner.userId } });
     await owner().post('/realm/domains', { domain: 'zulip.org', allow_subdomains: false });
     await owner().post('/realm/domains', { domain: 'example.com', allow_subdomains: false });
-    await db.realm.update({ where: { id: realmId }, data: { emailsRestrictedToDomains: true } });
+    await updateRealm(t, { emails_restricted_to_domains: true });
     const q = await register(t.client(member));
     await owner().delete('/realm/domains/zulip.org');
     expect((await db.realm.findUniqueOrThrow({ where: { id: realmId } })).emailsRestrictedToDomains).toBe(true);
@@ -177,8 +175,8 @@ describe('permissions', () => {
   });
 
   it('refuses bots that are not owners', async () => {
-    const bot = await makeUser(t, { fullName: 'Botty' });
-    await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, role: 200 } });
+    const bot = await makeBot(t, t.owner, { fullName: 'Botty' });
+    await setRole(t, bot.userId, ROLE_ADMINISTRATOR);
     expectError(await t.client(bot).post('/realm/domains', { domain: 'bots.example', allow_subdomains: false }), 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
     expect(await domains()).toEqual([]);
   });

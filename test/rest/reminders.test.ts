@@ -3,7 +3,7 @@
 // predates reminders, so their responses and events are checked here field by field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendDirect, sendToChannel, type MadeUser, updateChannel, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 
 let t: TestServer;
@@ -18,9 +18,7 @@ const db = () => t.server.database.prisma;
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
   base = t.server.config.externalUrl;
 });
@@ -164,7 +162,7 @@ describe('delivery', () => {
     const lost = await sendToChannel(t.client(bob), open, 'plans', 'public for now');
     const second = (await remind(t.client(alice), { message_id: lost })).body.reminder_id;
     const stored = (await listed(t.client(alice))).find((r) => r.reminder_id === second).content;
-    await db().channel.update({ where: { id: open }, data: { inviteOnly: true } });
+    await updateChannel(t.client(bob), open, { is_private: true });
     await db().scheduledMessage.updateMany({ where: { id: { in: [first, second] } }, data: { scheduledTimestamp: new Date(Date.now() - 1000) } });
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(2);
     const got = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 2, num_after: 0, apply_markdown: false });

@@ -3,7 +3,7 @@
 // to the owner only, and the register response's `saved_snippets`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
+import { makeBot, makeUser, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
@@ -112,9 +112,7 @@ describe('Saved snippets for every role', () => {
   it('lets owners, admins, moderators, members, guests and bots keep their own snippets', async () => {
     const users: Credentials[] = [t.owner];
     for (const role of [200, 300, 400, 600]) users.push(await makeUser(t, { role }));
-    const bot = await makeUser(t);
-    await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1 } });
-    users.push(bot);
+    users.push(await makeBot(t, t.owner, { fullName: 'Snippet Bot' }));
     for (const u of users) {
       const id = await create(client(u), `Snippet of ${u.userId}`, 'text');
       expect(await snippets(client(u))).toEqual(expect.arrayContaining([expect.objectContaining({ id })]));

@@ -1,10 +1,10 @@
 // Scheduled messages (send later): create, list, edit with every rule of the spec, delete, the
-// `scheduled_messages` events, and delivery by the worker (success and failure).
-// Channel archiving, user deactivation and unsubscribing have no endpoint yet: those failure
-// scenarios set the state through the database.
+// `scheduled_messages` events, and delivery by the worker (success and failure). The failure
+// scenarios reach their state through the API (archiving, unsubscribing, deactivating); only the
+// due times (and one failure flag) are written to the database, since tests do not wait.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, type MadeUser, deactivate, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 
@@ -21,9 +21,7 @@ const db = () => t.server.database.prisma;
 beforeAll(async () => {
   // The background worker is off here: every delivery in this file happens when the test asks.
   t = await startTestServer({ scheduledPollMs: 0 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
   secret = await makeChannel(t.client(carol), 'secret', { invite_only: true });
 });
@@ -330,21 +328,21 @@ describe('delivery', () => {
   it('marks a message to an archived channel failed and tells the sender', async () => {
     const archived = await makeChannel(t.client(alice), 'soon archived');
     const id = await scheduleOk(t.client(alice), { type: 'channel', to: archived, topic: 't', content: 'into the void' });
-    await db().channel.update({ where: { id: archived }, data: { isArchived: true } });
+    expect((await t.client(alice).delete(`/streams/${archived}`)).status).toBe(200);
     await expectFailure(id, "Not authorized to send to channel 'soon archived'");
   });
 
   it('marks a message failed when the sender lost access to the private channel', async () => {
     const priv = await makeChannel(t.client(alice), 'inner circle', { invite_only: true });
     const id = await scheduleOk(t.client(alice), { type: 'channel', to: priv, topic: 't', content: 'secret plans' });
-    await db().subscription.deleteMany({ where: { channelId: priv, userId: alice.userId } });
+    expect((await t.client(alice).delete('/users/me/subscriptions', { subscriptions: ['inner circle'] })).status).toBe(200);
     await expectFailure(id, `Channel with ID '${priv}' does not exist`);
   });
 
   it('marks a message to a deactivated user failed', async () => {
     const dora = await makeUser(t, { fullName: 'Dora Gone' });
     const id = await scheduleOk(t.client(alice), { type: 'direct', to: [dora.userId], content: 'hello?' });
-    await db().user.update({ where: { id: dora.userId }, data: { isActive: false } });
+    await deactivate(t, dora.userId);
     await expectFailure(id, `'${dora.email}' is no longer using Zulip.`);
   });
 
@@ -361,7 +359,7 @@ describe('delivery', () => {
     const eve = await makeUser(t, { fullName: 'Eve Leaving' });
     const id = await scheduleOk(t.client(eve), { type: 'direct', to: [bob.userId], content: 'bye' });
     await makeDue(id);
-    await db().user.update({ where: { id: eve.userId }, data: { isActive: false } });
+    await deactivate(t, eve.userId);
     const bobQueue = await register(t.client(bob));
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(1);
     expect(await db().scheduledMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({ failed: true, delivered: false, failureMessage: 'Account is deactivated' });

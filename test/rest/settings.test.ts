@@ -4,7 +4,7 @@
 // presence, and which e-mail address others see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeBot, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
@@ -117,8 +117,7 @@ describe('PATCH /settings: personal settings', () => {
   });
 
   it('is for humans only', async () => {
-    const robot = await makeUser(t, { fullName: 'Robot' });
-    await t.server.database.prisma.user.update({ where: { id: robot.userId }, data: { isBot: true, botType: 1, botOwnerId: bob.userId } });
+    const robot = await makeBot(t, bob, { fullName: 'Robot' });
     const res = await patch(t.client(robot), { enter_sends: true });
     expect(res.body).toMatchObject({ result: 'error', msg: 'This endpoint does not accept bot requests.' });
   });
@@ -159,14 +158,14 @@ describe('PATCH /settings: time zone and name', () => {
     const carol = await makeUser(t, { fullName: 'Carol Fixed' });
     const db = t.server.database.prisma;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
-    await db.realm.update({ where: { id: realm.id }, data: { nameChangesDisabled: true } });
+    await updateRealm(t, { name_changes_disabled: true });
     try {
       expect((await patch(t.client(carol), { full_name: 'Carol Free' })).status).toBe(200);
       expect((await t.client(carol).get(`/users/${carol.userId}`)).body.user.full_name).toBe('Carol Fixed');
       expect((await patch(t.client(admin), { full_name: 'Ada the Admin' })).status).toBe(200);
       expect((await t.client(carol).get(`/users/${admin.userId}`)).body.user.full_name).toBe('Ada the Admin');
     } finally {
-      await db.realm.update({ where: { id: realm.id }, data: { nameChangesDisabled: false } });
+      await updateRealm(t, { name_changes_disabled: false });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeUser, type MadeUser, makeTeam, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { unicodeEmojiByName } from '../../resolvers/emoji/unicode.ts';
@@ -18,9 +18,7 @@ beforeAll(async () => {
   t = await startTestServer();
   alice = await makeUser(t, { fullName: 'Alice' });
   bob = await makeUser(t, { fullName: 'Bob' });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, guest } = await makeTeam(t, ['admin', 'moderator', 'guest']));
 });
 afterAll(async () => { await t?.close(); });
 
@@ -114,8 +112,7 @@ describe('POST /users/me/status', () => {
 
   it('is not for bots', async () => {
     const db = t.server.database.prisma;
-    const bot = await makeUser(t, { fullName: 'Status Bot' });
-    await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+    const bot = await makeBot(t, alice, { fullName: 'Status Bot' });
     const res = await t.client(bot).post('/users/me/status', { status_text: 'beep' });
     expectError(res, 'This endpoint does not accept bot requests.');
     expect(await db.userStatus.findUnique({ where: { userId: bot.userId } })).toBeNull();
@@ -144,15 +141,13 @@ describe('user_status events', () => {
   it('do not reach guests who cannot access the user', async () => {
     const db = t.server.database.prisma;
     const realm = await db.realm.findFirstOrThrow({ where: { id: (await db.user.findUniqueOrThrow({ where: { id: guest.userId } })).realmId } });
-    const admins = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:administrators' } });
+    const members = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:members' } });
     const before = realm.canAccessAllUsersGroupId;
-    await db.realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: admins.id } });
+    await updateRealm(t, { can_access_all_users_group: { new: members.id } });
     // A guest sharing no channel and no conversation with Bob.
-    const subscriptions = await db.subscription.findMany({ where: { userId: guest.userId, active: true }, select: { userId: true, channelId: true } });
-    await db.subscription.updateMany({ where: { userId: guest.userId }, data: { active: false } });
+    const channels = await leaveAllChannels(t, guest);
     try {
-      const bot = await makeUser(t, { fullName: 'Visible Bot' });
-      await db.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+      const bot = await makeBot(t, alice, { fullName: 'Visible Bot' });
       const q = await register(t.client(guest));
       await t.client(bob).post('/users/me/status', { status_text: 'hidden from guests' });
       await t.client(guest).post('/users/me/status', { status_text: 'guest here' });
@@ -164,8 +159,8 @@ describe('user_status events', () => {
       const read = await t.client(guest).get(`/users/${bob.userId}/status`);
       expectError(read, 'Insufficient permission');
     } finally {
-      for (const sub of subscriptions) await db.subscription.updateMany({ where: sub, data: { active: true } });
-      await db.realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: before } });
+      await subscribeUsers(t, channels, [guest.userId]);
+      await updateRealm(t, { can_access_all_users_group: { new: before } });
     }
   });
 });

@@ -4,7 +4,7 @@
 // (older clients get the user's current default, as register's subscriptions give them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, type MadeUser, updateSettings } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
@@ -58,10 +58,7 @@ beforeAll(async () => {
   design = (await db().channel.findFirstOrThrow({ where: { name: 'design' } })).id;
   await c(bob).post(SUBS, { subscriptions: [{ name: 'design' }] });
   // Alice's defaults differ from the built-in ones, so the fallback is visibly hers.
-  await db().user.update({
-    where: { id: alice.userId },
-    data: { settings: { enable_stream_desktop_notifications: true, enable_stream_audible_notifications: false, enable_stream_push_notifications: true, enable_stream_email_notifications: true, wildcard_mentions_notify: false } },
-  });
+  await updateSettings(t, alice, { enable_stream_desktop_notifications: true, enable_stream_audible_notifications: false, enable_stream_push_notifications: true, enable_stream_email_notifications: true, wildcard_mentions_notify: false });
 }, 180_000);
 afterAll(async () => { await t?.close(); });
 
@@ -106,8 +103,7 @@ describe('POST /users/me/subscriptions/properties: null resets a notification ov
 
   it('legacy clients get the default current at the time of the change', async () => {
     await c(alice).post(PROPS, { subscription_data: [{ stream_id: design, property: 'email_notifications', value: true }] });
-    const user = await db().user.findUniqueOrThrow({ where: { id: alice.userId } });
-    await db().user.update({ where: { id: alice.userId }, data: { settings: { ...(user.settings as object), enable_stream_email_notifications: false } } });
+    await updateSettings(t, alice, { enable_stream_email_notifications: false });
     const legacy = await register(c(alice), false);
     await c(alice).post(PROPS, { subscription_data: [{ stream_id: design, property: 'email_notifications', value: null }] });
     expect((await updates(c(alice), legacy)).map((e) => [e.property, e.value])).toEqual([['email_notifications', false]]);

@@ -1,7 +1,7 @@
 // Subscription status of another user respects who a guest may see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, updateRealm, type MadeUser } from '../support/factories.ts';
 
 let t: TestServer;
 let guest: MadeUser;
@@ -21,10 +21,11 @@ beforeAll(async () => {
   // Guests may see only the users they share a channel or a conversation with.
   const db = t.server.database.prisma;
   const user = await db.user.findUniqueOrThrow({ where: { id: guest.userId } });
-  const admins = await db.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: 'role:administrators' } });
-  await db.realm.update({ where: { id: user.realmId }, data: { canAccessAllUsersGroupId: admins.id } });
+  const members = await db.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: 'role:members' } });
+  await updateRealm(t, { can_access_all_users_group: { new: members.id } });
   // New users join the default channels: the guest keeps only the room shared with the owner.
-  await db.subscription.updateMany({ where: { userId: guest.userId, channelId: { not: shared } }, data: { active: false } });
+  const joined: string[] = (await t.client(guest).get('/users/me/subscriptions')).body.subscriptions.map((s: { name: string }) => s.name);
+  expect((await t.client(guest).delete('/users/me/subscriptions', { subscriptions: joined.filter((name) => name !== 'guest-room') })).status).toBe(200);
 });
 afterAll(async () => { await t?.close(); });
 

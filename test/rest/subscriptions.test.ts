@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_COLORS } from '../../resolvers/users/create.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeBot, makeUser, type MadeUser, deactivate, updateRealm, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
@@ -47,20 +47,11 @@ async function events(client: ApiClient, queueId: string) {
   for (const event of res.body.events) validateEvent(event);
   return (res.body.events as { type: string; op?: string; [k: string]: any }[]).filter((e) => e.type !== 'heartbeat');
 }
-async function realmUpdate(data: Record<string, unknown>) {
-  await db().realm.update({ where: { id: realmId }, data });
-}
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'Alice Bot' });
-  await db().user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+  ({ admin, moderator, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']));
+  bot = await makeBot(t, alice, { fullName: 'Alice Bot' });
   realmId = (await db().user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   groups = await systemGroupIds(db() as never, realmId);
   await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw12345678' });
@@ -104,7 +95,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
   });
 
   it('lets only members of can_create_private/public_channel_group create channels', async () => {
-    await realmUpdate({ canCreatePrivateChannelGroupId: groups['role:administrators'] });
+    await updateRealm(t, { can_create_private_channel_group: { new: groups['role:administrators'] } });
     try {
       const member = await c(alice).post(SUBS, { subscriptions: [{ name: 'no-private' }], invite_only: true });
       expect(member.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
@@ -112,7 +103,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
       const ok = await c(admin).post(SUBS, { subscriptions: [{ name: 'admin-private' }], invite_only: true });
       expect(ok.status).toBe(200);
     } finally {
-      await realmUpdate({ canCreatePrivateChannelGroupId: groups['role:members'] });
+      await updateRealm(t, { can_create_private_channel_group: { new: groups['role:members'] } });
     }
   });
 
@@ -120,7 +111,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     // Spectator access is off: even the owner is refused.
     const off = await c(t.owner).post(SUBS, { subscriptions: [{ name: 'web1' }], is_web_public: true });
     expect(off.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
-    await realmUpdate({ enableSpectatorAccess: true });
+    await updateRealm(t, { enable_spectator_access: true });
     try {
       const member = await c(alice).post(SUBS, { subscriptions: [{ name: 'web1' }], is_web_public: true });
       expect(member.body.msg).toBe('Insufficient permission');
@@ -131,7 +122,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
       expect(owner.status).toBe(200);
       expect(await db().channel.findFirstOrThrow({ where: { realmId, name: 'web1' } })).toMatchObject({ isWebPublic: true, inviteOnly: false });
     } finally {
-      await realmUpdate({ enableSpectatorAccess: false });
+      await updateRealm(t, { enable_spectator_access: false });
     }
   });
 
@@ -176,7 +167,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     }
     const bad = await c(alice).post(SUBS, { subscriptions: [{ name: 'tp-bad' }], topics_policy: 'sometimes' });
     expect(bad.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid topics_policy' });
-    await realmUpdate({ canSetTopicsPolicyGroupId: groups['role:administrators'] });
+    await updateRealm(t, { can_set_topics_policy_group: { new: groups['role:administrators'] } });
     try {
       const member = await c(alice).post(SUBS, { subscriptions: [{ name: 'tp-denied' }], topics_policy: 'disable_empty_topic' });
       expect(member.body.msg).toBe('Insufficient permission');
@@ -184,7 +175,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
       expect((await c(alice).post(SUBS, { subscriptions: [{ name: 'tp-inherit-ok' }], topics_policy: 'inherit' })).status).toBe(200);
       expect((await c(admin).post(SUBS, { subscriptions: [{ name: 'tp-denied' }], topics_policy: 'disable_empty_topic' })).status).toBe(200);
     } finally {
-      await realmUpdate({ canSetTopicsPolicyGroupId: groups['role:members'] });
+      await updateRealm(t, { can_set_topics_policy_group: { new: groups['role:members'] } });
     }
   });
 
@@ -268,7 +259,7 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
 
   it('refuses unknown, deactivated and other-realm principals with 400 BAD_REQUEST, writing nothing', async () => {
     const gone = await makeUser(t, { fullName: 'Gone Soon' });
-    await db().user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    await deactivate(t, gone.userId);
     for (const principals of [[bob.userId, 999999], [bob.userId, gone.userId], [bob.userId, outsiderId], [bob.email, 'nobody@example.com'], [gone.email]]) {
       const res = await c(alice).post(SUBS, { subscriptions: [{ name: 'never-made' }], principals });
       expect(res.status).toBe(400);
@@ -291,7 +282,7 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
   it('a subscriber of a private channel may add others (can_add_subscribers_group of the organization)', async () => {
     const res = await c(alice).post(SUBS, { subscriptions: [{ name: 'vault' }], principals: [carol.userId] });
     expect(res.body.subscribed).toEqual({ [carol.userId]: ['vault'] });
-    await realmUpdate({ canAddSubscribersGroupId: groups['role:administrators'] });
+    await updateRealm(t, { can_add_subscribers_group: { new: groups['role:administrators'] } });
     try {
       const denied = await c(carol).post(SUBS, { subscriptions: [{ name: 'vault' }], principals: [bob.userId] });
       expect(denied.body.msg).toBe('Unable to access channel (vault).');
@@ -299,7 +290,7 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
       expect(deniedPublic.body.msg).toBe('Unable to access channel (design).');
       expect(await subscribed(bob.userId, 'vault')).toBe(false);
     } finally {
-      await realmUpdate({ canAddSubscribersGroupId: groups['role:members'] });
+      await updateRealm(t, { can_add_subscribers_group: { new: groups['role:members'] } });
     }
   });
 
@@ -381,7 +372,7 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
 describe('POST /users/me/subscriptions: notification bot messages', () => {
   it('announce posts in the new-channel announcements channel; without announce, nothing', async () => {
     const general = (await channelId('general'))!;
-    await realmUpdate({ newStreamAnnouncementsChannelId: general });
+    await updateRealm(t, { new_stream_announcements_stream_id: general });
     try {
       const before = await db().message.count({ where: { channelId: general } });
       await c(alice).post(SUBS, { subscriptions: [{ name: 'quiet-new' }] });
@@ -395,7 +386,7 @@ describe('POST /users/me/subscriptions: notification bot messages', () => {
       const two = await db().message.findFirstOrThrow({ where: { channelId: general }, orderBy: { id: 'desc' } });
       expect(two.content).toBe(`@_**Alice Liddell|${alice.userId}** created the following channels: #**loud-a**, #**loud-b**.`);
     } finally {
-      await realmUpdate({ newStreamAnnouncementsChannelId: null });
+      await updateRealm(t, { new_stream_announcements_stream_id: -1 });
     }
   });
 
@@ -432,7 +423,7 @@ describe('DELETE /users/me/subscriptions', () => {
 
   it('refuses deactivated and unknown principals with 400 BAD_REQUEST', async () => {
     const gone = await makeUser(t, { fullName: 'Gone Later' });
-    await db().user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    await deactivate(t, gone.userId);
     for (const principal of [999999, outsiderId, gone.userId]) {
       const res = await c(admin).delete(SUBS, { subscriptions: ['design'], principals: [bob.userId, principal] });
       expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'No such user' });

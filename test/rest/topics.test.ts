@@ -2,7 +2,7 @@
 // (the deprecated endpoints and the narrow-based flag update), and topic visibility policies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
+import { makeChannel, makeBot, sendToChannel, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
 let t: TestServer;
@@ -19,13 +19,8 @@ const fresh = (prefix: string) => `${prefix}-${++seq}`;
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeUser(t, { fullName: 'Botty' });
-  await t.server.database.prisma.user.update({ where: { id: bot.userId }, data: { isBot: true, botType: 1, botOwnerId: alice.userId } });
+  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
+  bot = await makeBot(t, alice, { fullName: 'Botty' });
   stranger = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
@@ -402,7 +397,7 @@ describe('POST /user_topics', () => {
     const secret = fresh('left');
     const sid = await makeChannel(t.client(alice), secret, { invite_only: true, principals: [alice.userId, bob.userId] });
     await t.client(bob).post('/user_topics', { stream_id: sid, topic: 'old', visibility_policy: 1 });
-    await db().subscription.updateMany({ where: { userId: bob.userId, channelId: sid }, data: { active: false } });
+    expect((await t.client(bob).delete('/users/me/subscriptions', { subscriptions: [secret] })).status).toBe(200);
     expect((await t.client(bob).post('/user_topics', { stream_id: sid, topic: 'old', visibility_policy: 1 })).body.msg).toBe('Invalid channel ID');
     expect((await t.client(bob).post('/user_topics', { stream_id: sid, topic: 'old', visibility_policy: 0 })).status).toBe(200);
   });

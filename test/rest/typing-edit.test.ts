@@ -3,7 +3,7 @@
 // see the edit and receives typing notifications, per queue's empty-topic capability. And GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, updateSettings } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
@@ -24,9 +24,6 @@ async function events(c: ApiClient, queueId: string) {
   expect(res.status).toBe(200);
   for (const e of res.body.events) validateEvent(e);
   return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
-async function setSetting(user: MadeUser, settings: Record<string, boolean>) {
-  await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { settings } });
 }
 
 beforeAll(async () => {
@@ -74,7 +71,7 @@ describe('POST /messages/{message_id}/typing', () => {
 
   it('skips users who turned typing notifications off', async () => {
     const id = await sendDirect(t.client(alice), [bob.userId, carol.userId], 'quiet');
-    await setSetting(carol, { receives_typing_notifications: false });
+    await updateSettings(t, carol, { receives_typing_notifications: false });
     try {
       const carolQueue = await queue(t.client(carol));
       const bobQueue = await queue(t.client(bob));
@@ -83,21 +80,21 @@ describe('POST /messages/{message_id}/typing', () => {
       const [event] = await events(t.client(bob), bobQueue);
       expect(event.recipient.user_ids).not.toContain(carol.userId);
     } finally {
-      await setSetting(carol, {});
+      await updateSettings(t, carol, { receives_typing_notifications: true });
     }
   });
 
   it('is refused to senders who turned their typing notifications off', async () => {
     const channelMessage = await sendToChannel(t.client(alice), 'drafting', 'notes', 'x');
     const direct = await sendDirect(t.client(alice), [bob.userId], 'y');
-    await setSetting(alice, { send_stream_typing_notifications: false, send_private_typing_notifications: false });
+    await updateSettings(t, alice, { send_stream_typing_notifications: false, send_private_typing_notifications: false });
     try {
       expect((await t.client(alice).post(`/messages/${channelMessage}/typing`, { op: 'start' })).body)
         .toMatchObject({ code: 'BAD_REQUEST', msg: 'User has disabled typing notifications for channel messages' });
       expect((await t.client(alice).post(`/messages/${direct}/typing`, { op: 'start' })).body)
         .toMatchObject({ code: 'BAD_REQUEST', msg: 'User has disabled typing notifications for direct messages' });
     } finally {
-      await setSetting(alice, {});
+      await updateSettings(t, alice, { send_stream_typing_notifications: true, send_private_typing_notifications: true });
     }
   });
 
@@ -108,13 +105,13 @@ describe('POST /messages/{message_id}/typing', () => {
       .toMatchObject({ code: 'BAD_REQUEST', msg: "You don't have permission to edit this message" });
     const dm = await sendDirect(t.client(alice), [bob.userId], 'not for carol');
     expect((await t.client(carol).post(`/messages/${dm}/typing`, { op: 'start' })).body).toMatchObject({ msg: 'Invalid message(s)' });
-    await t.server.database.prisma.realm.updateMany({ data: { messageContentEditLimitSeconds: 1 } });
+    await updateRealm(t, { message_content_edit_limit_seconds: 1 });
     await t.server.database.prisma.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 60_000) } });
     try {
       expect((await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' })).body)
         .toMatchObject({ msg: 'The time limit for editing this message has passed' });
     } finally {
-      await t.server.database.prisma.realm.updateMany({ data: { messageContentEditLimitSeconds: 600 } });
+      await updateRealm(t, { message_content_edit_limit_seconds: 600 });
     }
     expect(await events(t.client(bob), bobQueue)).toEqual([]);
   });

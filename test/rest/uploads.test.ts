@@ -6,7 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
 import { validateEvent, validateResponse } from '../support/openapi.ts';
 import type { Credentials } from '../support/client.ts';
 import { multipart, openQueue } from '../clients/support.ts';
@@ -56,6 +56,7 @@ async function attachmentsOf(who: Credentials) {
   return res.body as { attachments: any[]; upload_space_used: number };
 }
 
+/** The upload limits are the server's (Zulip sets them by plan and settings.py, not through the API). */
 async function setRealm(data: Record<string, unknown>) {
   await t.server.database.prisma.realm.update({ where: { id: realmId }, data });
 }
@@ -314,7 +315,7 @@ describe('GET /user_uploads/{realm_id}/{path}: who may read an upload', () => {
   });
 
   it('spectators read uploads linked in web-public channels when the organization allows them', async () => {
-    await setRealm({ enableSpectatorAccess: true });
+    await updateRealm(t, { enable_spectator_access: true });
     try {
       await makeChannel(t.client(t.owner), 'web', { is_web_public: true });
       const { url } = await uploaded(t.owner, 'web.txt');
@@ -324,7 +325,7 @@ describe('GET /user_uploads/{realm_id}/{path}: who may read an upload', () => {
       await sendToChannel(t.client(alice), 'public', 'files', `[hidden.txt](${hidden})`);
       expect((await download(hidden)).status).toBe(401);
     } finally {
-      await setRealm({ enableSpectatorAccess: false });
+      await updateRealm(t, { enable_spectator_access: false });
     }
   });
 

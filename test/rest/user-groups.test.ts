@@ -1,10 +1,9 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeBot, makeUser, type MadeUser, deactivate, updateRealm, updateChannel, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
-import { createUser } from '../../resolvers/users/create.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 
 let t: TestServer;
@@ -23,12 +22,6 @@ const OTHER_HOST = 'other.localhost';
 
 function db() {
   return t.server.database.prisma;
-}
-
-async function makeBot(name: string): Promise<Credentials> {
-  const realm = await db().realm.findFirstOrThrow({ where: { stringId: '' } });
-  const user = await createUser(db(), realm.id, { email: `${name}-bot@example.com`, fullName: `${name} bot`, isBot: true, botType: 1, botOwnerId: t.owner.userId });
-  return { email: user.email, apiKey: user.apiKey, userId: user.id };
 }
 
 let counter = 0;
@@ -72,13 +65,8 @@ async function poll(client: ApiClient, queueId: string) {
 beforeAll(async () => {
   t = await startTestServer();
   owner = t.client(t.owner);
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeBot('helper');
+  ({ admin, moderator, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']));
+  bot = await makeBot(t, t.owner, { fullName: 'helper bot' });
   const other = await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
   stranger = { email: other.owner.email, apiKey: other.owner.apiKey, userId: other.owner.id };
   // Direct database work can outlast the server's keep-alive timeout: a socket the server has
@@ -164,7 +152,7 @@ describe('POST /user_groups/create', () => {
 
   it('refuses unknown, deactivated and other organizations\' users as members', async () => {
     const gone = await makeUser(t, { fullName: 'Gone Away' });
-    await db().user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    await deactivate(t, gone.userId);
     const before = await groupCount();
     for (const id of [999999, gone.userId, stranger.userId]) {
       expectError(await t.client(alice).post('/user_groups/create', { name: 'bad members', description: '', members: [alice.userId, id] }), `Invalid user ID: ${id}`);
@@ -210,14 +198,14 @@ describe('POST /user_groups/create', () => {
     await createGroup(bot);
     await createGroup(moderator);
     const realm = await db().realm.findFirstOrThrow({ where: { stringId: '' } });
-    await db().realm.update({ where: { id: realm.id }, data: { canCreateGroupsGroupId: sys['role:moderators'] } });
+    await updateRealm(t, { can_create_groups: { new: sys['role:moderators'] } });
     try {
       expectError(await t.client(alice).post('/user_groups/create', { name: 'not allowed', description: '', members: [] }), 'Insufficient permission');
       expectError(await t.client(bot).post('/user_groups/create', { name: 'not allowed', description: '', members: [] }), 'Insufficient permission');
       await createGroup(moderator);
       await createGroup(admin);
     } finally {
-      await db().realm.update({ where: { id: realm.id }, data: { canCreateGroupsGroupId: realm.canCreateGroupsGroupId } });
+      await updateRealm(t, { can_create_groups: { new: realm.canCreateGroupsGroupId } });
     }
     expect(await db().userGroup.count({ where: { name: 'not allowed' } })).toBe(0);
   });
@@ -245,7 +233,7 @@ describe('GET /user_groups', () => {
   it('never lists deactivated users as members', async () => {
     const leaving = await makeUser(t, { fullName: 'Leaving Soon' });
     const id = await createGroup(alice, { members: [alice.userId, leaving.userId], can_leave_group: { direct_members: [leaving.userId], direct_subgroups: [] } });
-    await db().user.update({ where: { id: leaving.userId }, data: { isActive: false } });
+    await deactivate(t, leaving.userId);
     const group = await groupById(id);
     expect(group.members).toEqual([alice.userId]);
     expect(group.can_leave_group).toEqual({ direct_members: [], direct_subgroups: [] });
@@ -433,13 +421,13 @@ describe('The permission matrix', () => {
 
   it('grants administrators everything once can_manage_all_groups includes them', async () => {
     const realm = await db().realm.findFirstOrThrow({ where: { stringId: '' } });
-    await db().realm.update({ where: { id: realm.id }, data: { canManageAllGroupsGroupId: sys['role:administrators'] } });
+    await updateRealm(t, { can_manage_all_groups: { new: sys['role:administrators'] } });
     try {
       expect((await patch(admin)).status).toBe(200);
       expect((await t.client(admin).post(`/user_groups/${group}/members`, { delete: [moderator.userId] })).status).toBe(200);
       expectError(await patch(moderator), 'Insufficient permission');
     } finally {
-      await db().realm.update({ where: { id: realm.id }, data: { canManageAllGroupsGroupId: realm.canManageAllGroupsGroupId } });
+      await updateRealm(t, { can_manage_all_groups: { new: realm.canManageAllGroupsGroupId } });
     }
     expectError(await patch(admin), 'Insufficient permission');
   });
@@ -490,7 +478,7 @@ describe('POST /user_groups/{id}/members', () => {
   it('accepts only active users of the organization', async () => {
     const id = await createGroup(alice);
     const gone = await makeUser(t, { fullName: 'Gone Too' });
-    await db().user.update({ where: { id: gone.userId }, data: { isActive: false } });
+    await deactivate(t, gone.userId);
     for (const userId of [gone.userId, 999999, stranger.userId]) {
       expectError(await t.client(alice).post(`/user_groups/${id}/members`, { add: [userId] }), `Invalid user ID: ${userId}`);
       expectError(await t.client(alice).post(`/user_groups/${id}/members`, { delete: [userId] }), `Invalid user ID: ${userId}`);
@@ -611,9 +599,9 @@ describe('POST /user_groups/{id}/deactivate', () => {
     const used = await createGroup(alice);
     const user = await createGroup(alice, { can_mention_group: used, can_join_group: { direct_members: [bob.userId], direct_subgroups: [used] } });
     const channelId = await makeChannel(t.client(alice), 'group-permissions');
-    await db().channel.update({ where: { id: channelId }, data: { canSendMessageGroupId: used } });
+    await updateChannel(t.client(alice), channelId, { can_send_message_group: { new: used } });
     const realm = await db().realm.findFirstOrThrow({ where: { stringId: '' } });
-    await db().realm.update({ where: { id: realm.id }, data: { canCreateBotsGroupId: used } });
+    await updateRealm(t, { can_create_bots_group: { new: used } });
     try {
       const res = await t.client(alice).post(`/user_groups/${used}/deactivate`);
       expectError(res, 'Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE');
@@ -623,8 +611,8 @@ describe('POST /user_groups/{id}/deactivate', () => {
         { type: 'realm', settings: ['can_create_bots_group'] },
       ]);
     } finally {
-      await db().realm.update({ where: { id: realm.id }, data: { canCreateBotsGroupId: realm.canCreateBotsGroupId } });
-      await db().channel.update({ where: { id: channelId }, data: { canSendMessageGroupId: sys['role:everyone'] } });
+      await updateRealm(t, { can_create_bots_group: { new: realm.canCreateBotsGroupId } });
+      await updateChannel(t.client(alice), channelId, { can_send_message_group: { new: sys['role:everyone'] } });
     }
   });
 

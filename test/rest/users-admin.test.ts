@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeChannel, makeUser, sendDirect, type MadeUser, updateRealm } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 
@@ -13,15 +13,6 @@ let guest: MadeUser;
 let bot: Credentials;
 
 const db = () => t.server.database.prisma;
-
-/** A generic bot owned by `ownerId`, created in the database (bot creation is another issue's endpoint). */
-async function makeBot(ownerId: number, name = 'Helper Bot'): Promise<Credentials> {
-  const { createUserInTx } = await import('../../resolvers/users/create.ts');
-  const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: ownerId } } } });
-  const email = `bot${Date.now()}${Math.random().toString(36).slice(2, 6)}@example.com`;
-  const created = await db().$transaction((tx) => createUserInTx(tx, realm.id, { email, fullName: name, isBot: true, botType: 1, botOwnerId: ownerId }));
-  return { email, apiKey: created.apiKey, userId: created.id };
-}
 
 async function register(client: ApiClient, eventTypes = ['realm_user', 'realm_bot', 'subscription', 'user_group', 'custom_profile_fields']) {
   const res = await client.post('/register', { event_types: eventTypes, fetch_event_types: ['realm'] });
@@ -60,7 +51,7 @@ beforeAll(async () => {
   moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
   member = await makeUser(t, { fullName: 'Mem Ber' });
   guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeBot(member.userId);
+  bot = await makeBot(t, member, { fullName: 'Helper Bot' });
 });
 afterAll(async () => { await t?.close(); });
 
@@ -229,7 +220,7 @@ describe('PATCH /users/{user_id}: role', () => {
   });
 
   it('changes a bot\'s role too', async () => {
-    const someBot = await makeBot(admin.userId, 'Role Bot');
+    const someBot = await makeBot(t, admin, { fullName: 'Role Bot' });
     expect((await t.client(admin).patch(`/users/${someBot.userId}`, { role: 300 })).status).toBe(200);
     expect(await roleOf(someBot.userId)).toBe(300);
   });
@@ -279,7 +270,7 @@ describe('DELETE /users/{user_id}', () => {
   it('deactivates: the API key stops working, subscriber lists drop the user, peers and viewers hear of it', async () => {
     const target = await makeUser(t, { fullName: 'Leaving Soon' });
     const channelId = await makeChannel(t.client(member), 'farewell', { principals: [member.userId, target.userId] });
-    const targetBot = await makeBot(target.userId, 'Leaving Bot');
+    const targetBot = await makeBot(t, target, { fullName: 'Leaving Bot' });
     const queue = await register(t.client(member));
     const targetQueue = await register(t.client(target));
     const adminQueue = await register(t.client(admin), ['realm_bot']);
@@ -347,10 +338,8 @@ describe('DELETE /users/{user_id}', () => {
   it('drops the user from group-setting values and from the permissions they granted, until reactivated', async () => {
     const target = await makeUser(t, { fullName: 'Channel Maker' });
     const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
-    const { createAnonymousGroup } = await import('../../resolvers/groups/membership.ts');
-    const groupId = await db().$transaction((tx) => createAnonymousGroup(tx, realm.id, [target.userId, member.userId]));
     const previous = realm.canCreatePublicChannelGroupId;
-    await db().realm.update({ where: { id: realm.id }, data: { canCreatePublicChannelGroupId: groupId } });
+    await updateRealm(t, { can_create_public_channel_group: { new: { direct_members: [target.userId, member.userId], direct_subgroups: [] } } });
     try {
       const setting = async () => (await t.client(admin).post('/register', { fetch_event_types: ['realm'] })).body.realm_can_create_public_channel_group;
       expect((await setting()).direct_members).toEqual([target.userId, member.userId].sort((a, b) => a - b));
@@ -361,7 +350,7 @@ describe('DELETE /users/{user_id}', () => {
       expect((await setting()).direct_members).toContain(target.userId);
       expect((await t.client(target).post('/register', { fetch_event_types: ['realm_user'] })).body.can_create_public_streams).toBe(true);
     } finally {
-      await db().realm.update({ where: { id: realm.id }, data: { canCreatePublicChannelGroupId: previous } });
+      await updateRealm(t, { can_create_public_channel_group: { new: previous } });
     }
   });
 
@@ -384,10 +373,10 @@ describe('DELETE /users/{user_id}', () => {
     await makeChannel(t.client(admin), 'guest-room', { principals: [target.userId, byChannel.userId] });
     await sendDirect(t.client(target), [byMessage.userId], 'hello');
     // Out of the default channel, which every guest here shares.
-    await db().subscription.updateMany({ where: { userId: target.userId, channel: { name: 'general' } }, data: { active: false } });
+    expect((await t.client(target).delete('/users/me/subscriptions', { subscriptions: ['general'] })).status).toBe(200);
     const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
     const membersGroup = await db().userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:members' } });
-    await db().realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: membersGroup.id } });
+    await updateRealm(t, { can_access_all_users_group: { new: membersGroup.id } });
     try {
       const queues = new Map<MadeUser, string>();
       for (const who of [byChannel, byMessage, stranger]) queues.set(who, await register(t.client(who)));
@@ -397,7 +386,7 @@ describe('DELETE /users/{user_id}', () => {
       expect(await about(byMessage)).toEqual([expect.objectContaining({ op: 'update', person: { user_id: target.userId, is_active: false } })]);
       expect(await about(stranger)).toEqual([]);
     } finally {
-      await db().realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: realm.canAccessAllUsersGroupId } });
+      await updateRealm(t, { can_access_all_users_group: { new: realm.canAccessAllUsersGroupId } });
     }
   });
 

@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
-import { createUser } from '../../resolvers/users/create.ts';
 import { createAnonymousGroup } from '../../resolvers/groups/membership.ts';
 import { buildInitialState, type InitialStateOptions } from '../../resolvers/events/initial-state/index.ts';
 import {
@@ -12,7 +11,7 @@ import {
 } from '../../resolvers/limits.ts';
 import { REPORT_MESSAGE_TYPES } from '../../resolvers/reports/report.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeBot, makeUser, sendDirect, sendToChannel, type MadeUser, deactivate, reactivate } from '../support/factories.ts';
 import { validateResponse } from '../support/openapi.ts';
 
 // Fields of feature level 496 that zulip.yaml (level 378) does not know; removed before validating
@@ -92,7 +91,7 @@ beforeAll(async () => {
   bob = await makeUser(t, { fullName: 'Bob Brown' });
   guest = await makeUser(t, { fullName: 'Gwen Guest', role: 600 });
   dana = await makeUser(t, { fullName: 'Dana Dark' });
-  botId = (await createUser(db, realm.id, { email: 'helper-bot@example.com', fullName: 'Helper Bot', isBot: true, botType: 1, botOwnerId: alice.userId })).id;
+  botId = (await makeBot(t, alice, { fullName: 'Helper Bot' })).userId;
 
   ch.general = (await db.channel.findFirstOrThrow({ where: { realmId: realm.id, name: 'general' } })).id;
   ch.design = await makeChannel(owner, 'design', { principals: [alice.userId, guest.userId, t.owner.userId] });
@@ -272,7 +271,7 @@ describe('fetch_event_types', () => {
 
 describe('users', () => {
   it('lists active and deactivated users separately, without is_active', async () => {
-    await db.user.update({ where: { id: bob.userId }, data: { isActive: false } });
+    await deactivate(t, bob.userId);
     try {
       const state = await stateFor(alice.userId, { fetchEventTypes: ['realm_user'] });
       expect(byId(state.realm_non_active_users, bob.userId)).toBeDefined();
@@ -288,7 +287,7 @@ describe('users', () => {
       expect(state.can_create_public_streams).toBe(true);
       expect(state.can_create_web_public_streams).toBe(false);
     } finally {
-      await db.user.update({ where: { id: bob.userId }, data: { isActive: true } });
+      await reactivate(t, bob.userId);
     }
   });
 
