@@ -2,8 +2,9 @@
 // uses (DATABASE_URL, or PGlite in PARLEY_DATA_DIR); with PGlite, stop the server first (one process
 // owns the data directory).
 import { realmHost } from './resolvers/realm/urls.ts';
-import { configFromEnv } from './server/config.ts';
-import { openDatabase } from './prisma/database.ts';
+import { configFromEnv, type Config } from './server/config.ts';
+import { openDatabase, type Db } from './prisma/database.ts';
+import type { Realm, User } from './prisma/generated/client/client.ts';
 import { createRealm } from './resolvers/realm/create.ts';
 import { createUser } from './resolvers/users/create.ts';
 import { generateApiKey, hashPassword } from './resolvers/auth/credentials.ts';
@@ -36,11 +37,107 @@ function option(args: string[], name: string): string | undefined {
   return value;
 }
 
+/** What every command works with: the database, and lookups that fail with a line a person can act on. */
+class Cli {
+  constructor(readonly db: Db, readonly config: Config) {}
+
+  async realmOf(sub = ''): Promise<Realm> {
+    const realm = await this.db.realm.findUnique({ where: { stringId: sub } });
+    if (!realm) throw new Error(`No organization with subdomain '${sub}'.`);
+    return realm;
+  }
+
+  async userOf(email: string, sub?: string): Promise<User> {
+    const realm = await this.realmOf(sub);
+    const user = await this.db.user.findFirst({ where: { realmId: realm.id, OR: [{ email: exactInsensitive(email) }, { deliveryEmail: exactInsensitive(email) }] } });
+    if (!user) throw new Error(`No user '${email}' in organization '${sub ?? ''}'.`);
+    return user;
+  }
+}
+
+const ROLE_REFUSED = 'Role must be one of 100, 200, 300, 400, 600.';
+const isRole = (role: number) => (ROLES as readonly number[]).includes(role);
+
+const COMMANDS: Record<string, (cli: Cli, args: string[]) => Promise<void>> = {
+  'list-realms': async ({ db }) => {
+    for (const realm of await db.realm.findMany({ orderBy: { id: 'asc' } })) {
+      const users = await db.user.count({ where: { realmId: realm.id, isActive: true } });
+      console.log(`${realm.id}\t${realm.stringId || '(root)'}\t${realm.name}\t${users} active users${realm.deactivated ? '\tdeactivated' : ''}`);
+    }
+  },
+  'create-realm': async ({ db }, args) => {
+    const [sub, name, email, password] = args;
+    if (sub === undefined || !name || !email) throw new Error(USAGE);
+    const { realm, owner } = await createRealm(db, { stringId: sub, name, ownerEmail: email, ownerPassword: password ?? null });
+    console.log(`Created organization ${realm.id} '${name}' with owner ${owner.email} (user ${owner.id}).`);
+    if (!password) console.log(`The owner has a random password; their API key: ${owner.apiKey}`);
+  },
+  'create-user': async (cli, args) => {
+    const sub = option(args, 'realm');
+    const role = Number(option(args, 'role') ?? ROLE_MEMBER);
+    const password = option(args, 'password');
+    const [email, ...nameParts] = args;
+    if (!email || !nameParts.length) throw new Error(USAGE);
+    if (!isRole(role)) throw new Error(ROLE_REFUSED);
+    const realm = await cli.realmOf(sub);
+    const user = await createUser(cli.db, realm.id, { email, fullName: nameParts.join(' '), password: password ?? null, role, realmHost: realmHost(realm, cli.config) });
+    console.log(`Created user ${user.id} ${user.email}; API key: ${user.apiKey}`);
+  },
+  'show-api-key': async (cli, args) => {
+    const user = await cli.userOf(args[0] ?? '', option(args, 'realm'));
+    console.log(user.apiKey);
+  },
+  'reset-api-key': async (cli, args) => {
+    const sub = option(args, 'realm');
+    const user = await cli.userOf(args[0] ?? '', sub);
+    const apiKey = generateApiKey();
+    await cli.db.user.update({ where: { id: user.id }, data: { apiKey } });
+    console.log(apiKey);
+  },
+  'set-password': async (cli, args) => {
+    const sub = option(args, 'realm');
+    const [email, password] = args;
+    if (!email || !password) throw new Error(USAGE);
+    const user = await cli.userOf(email, sub);
+    await cli.db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+    console.log(`Password set for ${user.email}.`);
+  },
+  'set-role': async (cli, args) => {
+    const sub = option(args, 'realm');
+    const [email, roleText] = args;
+    const role = Number(roleText);
+    if (!email || !isRole(role)) throw new Error(ROLE_REFUSED);
+    const user = await cli.userOf(email, sub);
+    await cli.db.$transaction(async (tx) => {
+      await tx.user.update({ where: { id: user.id }, data: { role } });
+      await syncRoleGroups(tx, user.realmId, user.id, role);
+    });
+    console.log(`${user.email} now has role ${role}.`);
+  },
+  import: async ({ db, config }, args) => {
+    const sub = option(args, 'subdomain');
+    const [path] = args;
+    if (!path) throw new Error(USAGE);
+    const store = await openFileStore(config.storage, config.dataDir);
+    try {
+      const result = await importRealm(db, store, await readFile(path), { stringId: sub });
+      console.log(`Imported organization ${result.realm.id} '${result.realm.name}' (subdomain '${result.realm.stringId}'): ${result.users} users, ${result.channels} channels, ${result.messages} messages, ${result.files} files. Users keep their passwords and have new API keys.`);
+    } finally {
+      await store.close();
+    }
+  },
+};
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   if (!command || command === 'help' || command === '--help') {
     console.log(USAGE);
     return command ? 0 : 1;
+  }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command]! : undefined;
+  if (!run) {
+    console.error(`Unknown command '${command}'.\n\n${USAGE}`);
+    return 1;
   }
   const config = configFromEnv();
   let database;
@@ -50,99 +147,9 @@ async function main(argv: string[]): Promise<number> {
     console.error((error as Error).message);
     return 1;
   }
-  const db = database.prisma;
   try {
-    const realmOf = async (sub = '') => {
-      const realm = await db.realm.findUnique({ where: { stringId: sub } });
-      if (!realm) throw new Error(`No organization with subdomain '${sub}'.`);
-      return realm;
-    };
-    const userOf = async (email: string, sub?: string) => {
-      const realm = await realmOf(sub);
-      const user = await db.user.findFirst({ where: { realmId: realm.id, OR: [{ email: exactInsensitive(email) }, { deliveryEmail: exactInsensitive(email) }] } });
-      if (!user) throw new Error(`No user '${email}' in organization '${sub ?? ''}'.`);
-      return user;
-    };
-    switch (command) {
-      case 'list-realms': {
-        for (const realm of await db.realm.findMany({ orderBy: { id: 'asc' } })) {
-          const users = await db.user.count({ where: { realmId: realm.id, isActive: true } });
-          console.log(`${realm.id}\t${realm.stringId || '(root)'}\t${realm.name}\t${users} active users${realm.deactivated ? '\tdeactivated' : ''}`);
-        }
-        return 0;
-      }
-      case 'create-realm': {
-        const [sub, name, email, password] = args;
-        if (sub === undefined || !name || !email) throw new Error(USAGE);
-        const { realm, owner } = await createRealm(db, { stringId: sub, name, ownerEmail: email, ownerPassword: password ?? null });
-        console.log(`Created organization ${realm.id} '${name}' with owner ${owner.email} (user ${owner.id}).`);
-        if (!password) console.log(`The owner has a random password; their API key: ${owner.apiKey}`);
-        return 0;
-      }
-      case 'create-user': {
-        const sub = option(args, 'realm');
-        const role = Number(option(args, 'role') ?? ROLE_MEMBER);
-        const password = option(args, 'password');
-        const [email, ...nameParts] = args;
-        if (!email || !nameParts.length) throw new Error(USAGE);
-        if (!(ROLES as readonly number[]).includes(role)) throw new Error('Role must be one of 100, 200, 300, 400, 600.');
-        const realm = await realmOf(sub);
-        const user = await createUser(db, realm.id, { email, fullName: nameParts.join(' '), password: password ?? null, role, realmHost: realmHost(realm, config) });
-        console.log(`Created user ${user.id} ${user.email}; API key: ${user.apiKey}`);
-        return 0;
-      }
-      case 'show-api-key': {
-        const user = await userOf(args[0] ?? '', option(args, 'realm'));
-        console.log(user.apiKey);
-        return 0;
-      }
-      case 'reset-api-key': {
-        const sub = option(args, 'realm');
-        const user = await userOf(args[0] ?? '', sub);
-        const apiKey = generateApiKey();
-        await db.user.update({ where: { id: user.id }, data: { apiKey } });
-        console.log(apiKey);
-        return 0;
-      }
-      case 'set-password': {
-        const sub = option(args, 'realm');
-        const [email, password] = args;
-        if (!email || !password) throw new Error(USAGE);
-        const user = await userOf(email, sub);
-        await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
-        console.log(`Password set for ${user.email}.`);
-        return 0;
-      }
-      case 'set-role': {
-        const sub = option(args, 'realm');
-        const [email, roleText] = args;
-        const role = Number(roleText);
-        if (!email || !(ROLES as readonly number[]).includes(role)) throw new Error('Role must be one of 100, 200, 300, 400, 600.');
-        const user = await userOf(email, sub);
-        await db.$transaction(async (tx) => {
-          await tx.user.update({ where: { id: user.id }, data: { role } });
-          await syncRoleGroups(tx, user.realmId, user.id, role);
-        });
-        console.log(`${user.email} now has role ${role}.`);
-        return 0;
-      }
-      case 'import': {
-        const sub = option(args, 'subdomain');
-        const [path] = args;
-        if (!path) throw new Error(USAGE);
-        const store = await openFileStore(config.storage, config.dataDir);
-        try {
-          const result = await importRealm(db, store, await readFile(path), { stringId: sub });
-          console.log(`Imported organization ${result.realm.id} '${result.realm.name}' (subdomain '${result.realm.stringId}'): ${result.users} users, ${result.channels} channels, ${result.messages} messages, ${result.files} files. Users keep their passwords and have new API keys.`);
-        } finally {
-          await store.close();
-        }
-        return 0;
-      }
-      default:
-        console.error(`Unknown command '${command}'.\n\n${USAGE}`);
-        return 1;
-    }
+    await run(new Cli(database.prisma, config), args);
+    return 0;
   } catch (error) {
     console.error(error instanceof ParleyError || error instanceof Error ? error.message : error);
     return 1;

@@ -23,7 +23,8 @@
 // (20; 0 skips the multiplexed run), BENCH_FANOUT (1000), BENCH_FANOUT_MESSAGES (50),
 // BENCH_FANOUT_GAP_MS (100), BENCH_FANOUT_WS (1), BENCH_REDIS_URL (redis://127.0.0.1:6379),
 // BENCH_REDIS_FANOUT (BENCH_FANOUT), BENCH_REDIS_MESSAGES (BENCH_FANOUT_MESSAGES), BENCH_HEARTBEAT_SECS
-// (50), BENCH_PROFILE (1: CPU-profile the server during the long-poll fan-out), BENCH_MEMORY_QUEUES
+// (50), BENCH_PROFILE (1: CPU-profile the server during the long-poll fan-out), BENCH_PROFILE_WS (0; 1:
+// during the graphql-ws fan-out too), BENCH_MEMORY_QUEUES
 // (20000) and BENCH_MEMORY_WS (5000): issue 16's goal 5, that many idle queues and graphql-ws
 // subscribers in one server (0 skips it).
 //
@@ -63,6 +64,7 @@ const REDIS_FANOUT = intEnv('BENCH_REDIS_FANOUT', FANOUT);
 const REDIS_MESSAGES = intEnv('BENCH_REDIS_MESSAGES', FANOUT_MESSAGES);
 const HEARTBEAT_SECS = Math.max(1, intEnv('BENCH_HEARTBEAT_SECS', 50));
 const PROFILE = intEnv('BENCH_PROFILE', 1) > 0;
+const PROFILE_WS = intEnv('BENCH_PROFILE_WS', 0) > 0;
 const MEMORY_QUEUES = intEnv('BENCH_MEMORY_QUEUES', 20_000);
 const MEMORY_WS = intEnv('BENCH_MEMORY_WS', 5000);
 /** Issue 16's goals: p99 send → delivery (ms) per transport, and the server's RSS (bytes) for goal 5. */
@@ -989,8 +991,8 @@ function report(r: EventsReport, totalSeconds: number): string {
 
   lines.push(...goalsReport(r), '');
 
-  const profiled = r.fanouts.find((f) => f.profile);
-  if (profiled?.profile) {
+  for (const profiled of r.fanouts) {
+    if (!profiled.profile) continue;
     const p = profiled.profile;
     const busy = p.totalMs - p.idleMs;
     lines.push(`### Server CPU profile: "${profiled.label}" fan-out`, '',
@@ -1124,7 +1126,7 @@ export async function runEventsBench(): Promise<string> {
         result.fanouts.push(await timed(phases, `3. fan-out to ${int(fanoutSize)} graphql-ws subscriptions ×${FANOUT_MESSAGES}`, async () => {
           const server = await startServer(config);
           try {
-            return await fanout({ label: 'graphql-ws', transport: 'ws', recvUrl: server.baseUrl, sendUrl: server.baseUrl, owner, recipients, messages: FANOUT_MESSAGES, server });
+            return await fanout({ label: 'graphql-ws', transport: 'ws', recvUrl: server.baseUrl, sendUrl: server.baseUrl, owner, recipients, messages: FANOUT_MESSAGES, server, profile: PROFILE_WS });
           } finally {
             await server.stop();
           }

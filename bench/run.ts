@@ -15,7 +15,10 @@
 // BENCH_GETS (200 per narrow), BENCH_CONCURRENCY (8), BENCH_POST_SECONDS (cap per POST run, 90),
 // BENCH_PG_URL (postgresql://postgres@127.0.0.1:5432/test), BENCH_PGLITE_DIR (a temporary directory),
 // BENCH_WORKERS (2: on PostgreSQL, POST /messages through main.ts with PARLEY_WORKERS=1 then this many,
-// when Redis answers at BENCH_REDIS_URL, redis://127.0.0.1:6379), BENCH_PROFILE (1: CPU profiles of the POST runs).
+// when Redis answers at BENCH_REDIS_URL, redis://127.0.0.1:6379), BENCH_PROFILE (1: CPU profiles of the POST and GET runs).
+// BENCH_PG_DB (a database name on BENCH_PG_URL's server): PostgreSQL runs in that database and keep it, so a
+// million-message seed is made once and reused by later runs (and by other checkouts, to compare code on one
+// seed); BENCH_MESSAGES=0 then measures GET /messages alone, leaving the seed as it was.
 // The event-system benchmark (bench/events.ts) runs after this one with BENCH_EVENTS=1, instead of it
 // with BENCH_ONLY=events.
 import http from 'node:http';
@@ -31,7 +34,7 @@ import { openDriver, startBareServer } from './bare.ts';
 import { seedMessages, LARGEST_TOPIC, SEARCH_WORD } from './seed.ts';
 import { createScratchDatabase } from '../prisma/scratch-database.ts';
 import { env, intEnv } from './env.ts';
-import { benchWorkers, redisAnswers, type WorkersResult } from './workers.ts';
+import { benchWorkers, cpuCeiling, redisAnswers, type WorkersResult } from './workers.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -44,8 +47,11 @@ const GETS = intEnv('BENCH_GETS', 200);
 const CONCURRENCY = Math.max(1, intEnv('BENCH_CONCURRENCY', 8));
 const POST_SECONDS = intEnv('BENCH_POST_SECONDS', 90);
 const PG_BASE = env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+/** A kept database (created and seeded on first use), instead of a scratch one per run. */
+const PG_KEPT = env.BENCH_PG_DB ?? '';
+if (PG_KEPT && !/^[a-z_][a-z0-9_]*$/.test(PG_KEPT)) throw new Error('BENCH_PG_DB must be a plain lower-case database name');
 const WARMUP_POSTS = 100;
-/** BENCH_PROFILE=1: a CPU profile of this process during each POST run, to bench/results/post-<db>.cpuprofile. */
+/** BENCH_PROFILE=1: a CPU profile of this process during each POST and GET run, to bench/results/<run>-<db>.cpuprofile. */
 const PROFILE = env.BENCH_PROFILE === '1';
 const WARMUP_GETS = 10;
 /** Workers compared with one (PostgreSQL + Redis, bench/workers.ts); 0 or 1 skips the comparison. */
@@ -63,11 +69,13 @@ interface DbResult {
   kind: Kind;
   label: string;
   version: string;
-  post: LoadResult;
-  bare: LoadResult;
+  /** Null with BENCH_MESSAGES=0 (GET /messages only). */
+  post: LoadResult | null;
+  bare: LoadResult | null;
   /** POST /messages through main.ts with PARLEY_WORKERS=1 and =WORKERS (PostgreSQL with Redis only). */
   workers: WorkersResult | null;
-  seed: { messages: number; userMessages: number; seconds: number } | null;
+  /** `reused`: BENCH_PG_DB's seed from an earlier run (its seeding time is not this run's). */
+  seed: { messages: number; userMessages: number; seconds: number; reused?: boolean } | null;
   getTopic: LoadResult | null;
   getSearch: LoadResult | null;
   getUnread: LoadResult | null;
@@ -173,6 +181,21 @@ function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   return createScratchDatabase(PG_BASE, 'parley_bench');
 }
 
+/** BENCH_PG_DB: the kept database, created when missing; never dropped. */
+async function keptPostgres(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_BASE);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: async () => {} };
+}
+
 function checkLoad(name: string, result: LoadResult): LoadResult {
   if (result.errors) throw new Error(`${name}: ${result.errors} of ${result.count} requests failed; first: ${result.firstError}`);
   return result;
@@ -186,7 +209,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
   const loadAtStart = os.loadavg()[0]!;
   const label = kind === 'pglite' ? 'PGlite' : 'PostgreSQL';
   log(`=== ${label} ===`);
-  const pgDb = kind === 'postgres' ? await freshPostgres() : null;
+  const pgDb = kind === 'postgres' ? await (PG_KEPT ? keptPostgres(PG_KEPT) : freshPostgres()) : null;
   if (kind === 'pglite' && env.BENCH_PGLITE_DIR?.startsWith('memory://')) {
     throw new Error('BENCH_PGLITE_DIR must be a directory: the bare phase reopens the same database after Parley stops');
   }
@@ -213,7 +236,9 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       ? `PostgreSQL ${((await prisma.$queryRawUnsafe('SHOW server_version')) as { server_version: string }[])[0]!.server_version}`
       : `PGlite ${JSON.parse(readFileSync(join(here, '../node_modules/@electric-sql/pglite/package.json'), 'utf8')).version} (on disk)`;
 
-    // --- Users and the channel
+    // --- Users and the channel (a kept database has them from its first run)
+    const kept = kind === 'postgres' && PG_KEPT
+      && ((await prisma.$queryRawUnsafe(`SELECT 1 FROM "Channel" WHERE name = 'bench'`)) as unknown[]).length > 0;
     const users = await timed(phases, `setup: owner + ${EXTRA_USERS} users, channel "bench"`, async () => {
       const ownerKey = await request(baseUrl, 'POST', '/fetch_api_key', { username: OWNER_EMAIL, password: OWNER_PASSWORD });
       const owner = { id: ownerKey.user_id as number, email: ownerKey.email as string, apiKey: ownerKey.api_key as string };
@@ -221,13 +246,15 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       const list = [owner];
       for (let i = 1; i <= EXTRA_USERS; i++) {
         const email = `user${i}@bench.example.com`;
-        await request(baseUrl, 'POST', '/users', { email, password: USER_PASSWORD, full_name: `Bench User ${i}` }, ownerAuth);
+        if (!kept) await request(baseUrl, 'POST', '/users', { email, password: USER_PASSWORD, full_name: `Bench User ${i}` }, ownerAuth);
         const key = await request(baseUrl, 'POST', '/fetch_api_key', { username: email, password: USER_PASSWORD });
         list.push({ id: key.user_id, email: key.email, apiKey: key.api_key });
       }
-      await request(baseUrl, 'POST', '/users/me/subscriptions', {
-        subscriptions: [{ name: 'bench' }], principals: list.map((u) => u.id),
-      }, ownerAuth);
+      if (!kept) {
+        await request(baseUrl, 'POST', '/users/me/subscriptions', {
+          subscriptions: [{ name: 'bench' }], principals: list.map((u) => u.id),
+        }, ownerAuth);
+      }
       return list;
     });
     const [ids] = (await prisma.$queryRawUnsafe(
@@ -239,7 +266,12 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
     // --- Seed
     let seed: DbResult['seed'] = null;
     const seedCount = kind === 'pglite' ? SEED_PGLITE : SEED;
-    if (seedCount > 0) {
+    if (kept) {
+      const n = ((await prisma.$queryRawUnsafe(`SELECT count(*)::int AS n FROM "Message" WHERE "sendingClient" = 'bench-seed'`)) as { n: number }[])[0]!.n;
+      if (n !== seedCount) throw new Error(`BENCH_PG_DB ${PG_KEPT} holds a seed of ${n} messages, not BENCH_SEED=${seedCount}: drop it or set BENCH_SEED`);
+      log(`  reusing the seed of ${n.toLocaleString('en-US')} messages in ${PG_KEPT}`);
+      seed = { messages: n, userMessages: n * users.length, seconds: 0, reused: true };
+    } else if (seedCount > 0) {
       const started = performance.now();
       const counts = await timed(phases, `seed ${kind === 'pglite' ? 'BENCH_SEED_PGLITE' : 'BENCH_SEED'} messages (bulk SQL + VACUUM ANALYZE)`, () =>
         seedMessages(prisma, { realmId, channelId, userIds: users.map((u) => u.id) }, seedCount,
@@ -257,6 +289,14 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       headers: { authorization: ownerAuth, 'user-agent': 'ParleyBench/1.0' },
     });
     const getLoad = (spec: RequestSpec, total: number) => runLoad({ baseUrl, concurrency: 1, total, clients: [spec] });
+    const profiledGets = async (name: string, spec: RequestSpec) => {
+      const stopProfile = PROFILE ? await startProfile() : null;
+      try {
+        return checkLoad(name, await getLoad(spec, GETS));
+      } finally {
+        if (stopProfile) log(`  CPU profile of the ${name} run: ${await stopProfile(`${name.replace(/\W+/g, '-')}-${kind}`)}`);
+      }
+    };
     let getTopic: LoadResult | null = null;
     let getSearch: LoadResult | null = null;
     let getUnread: LoadResult | null = null;
@@ -267,15 +307,15 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       log(`  messages returned: topic narrow ${await sample(topicNarrow)}, search ${await sample(searchNarrow)}, unread ${await sample(unreadNarrow)}`);
       getTopic = await timed(phases, `GET /messages channel+topic ×${GETS}`, async () => {
         checkLoad('warm-up', await getLoad(getSpec(topicNarrow), WARMUP_GETS));
-        return checkLoad('GET topic', await getLoad(getSpec(topicNarrow), GETS));
+        return profiledGets('GET topic', getSpec(topicNarrow));
       });
       getSearch = await timed(phases, `GET /messages channel+search ×${GETS}`, async () => {
         checkLoad('warm-up', await getLoad(getSpec(searchNarrow), WARMUP_GETS));
-        return checkLoad('GET search', await getLoad(getSpec(searchNarrow), GETS));
+        return profiledGets('GET search', getSpec(searchNarrow));
       });
       getUnread = await timed(phases, `GET /messages is:unread ×${GETS}`, async () => {
         checkLoad('warm-up', await getLoad(getSpec(unreadNarrow), WARMUP_GETS));
-        return checkLoad('GET unread', await getLoad(getSpec(unreadNarrow), GETS));
+        return profiledGets('GET unread', getSpec(unreadNarrow));
       });
     }
 
@@ -289,7 +329,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
     }));
     const postLoad = (base: string, total: number, concurrency = CONCURRENCY) =>
       runLoad({ baseUrl: base, concurrency, total, maxSeconds: POST_SECONDS, clients: postSpecs });
-    const post = await timed(phases, `POST /messages ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
+    const post = MESSAGES === 0 ? null : await timed(phases, `POST /messages ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
       checkLoad('warm-up', await postLoad(baseUrl, WARMUP_POSTS));
       const stopProfile = PROFILE ? await startProfile() : null;
       try {
@@ -298,14 +338,14 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
         if (stopProfile) log(`  CPU profile of the POST run: ${await stopProfile(`post-${kind}`)}`);
       }
     });
-    if (post.count < MESSAGES) log(`  stopped after ${POST_SECONDS} s: ${post.count} messages`);
+    if (post && post.count < MESSAGES) log(`  stopped after ${POST_SECONDS} s: ${post.count} messages`);
 
     // --- Statements per request (node-postgres only)
     let queries: DbResult['queries'] = null;
     if (kind === 'postgres') {
       const n = 20;
       queries = {
-        post: await countStatements(n, () => postLoad(baseUrl, n, 1)),
+        post: post ? await countStatements(n, () => postLoad(baseUrl, n, 1)) : NaN,
         getTopic: GETS > 0 ? await countStatements(n, () => getLoad(getSpec(topicNarrow), n)) : NaN,
         getSearch: GETS > 0 ? await countStatements(n, () => getLoad(getSpec(searchNarrow), n)) : NaN,
         getUnread: GETS > 0 ? await countStatements(n, () => getLoad(getSpec(unreadNarrow), n)) : NaN,
@@ -316,7 +356,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
     await timed(phases, 'stop Parley', async () => { await server!.close(); server = null; });
 
     // --- The bare limit, on the same database
-    const bare = await timed(phases, `bare Koa INSERT ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
+    const bare = MESSAGES === 0 ? null : await timed(phases, `bare Koa INSERT ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
       const driver = await openDriver({ url: pgDb?.url, dataDir: pgliteDir ?? undefined });
       const senders = new Map(users.map((u) => [`${u.email}:${u.apiKey}`, u.id]));
       const bareServer = await startBareServer(driver, { realmId, channelId, senders });
@@ -334,14 +374,12 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
 
     // --- The same POST load through main.ts with one worker, then several (goal 4)
     let workers: WorkersResult | null = null;
-    if (kind === 'postgres' && WORKERS > 1) {
+    if (kind === 'postgres' && WORKERS > 1 && MESSAGES > 0) {
       if (await redisAnswers(REDIS_URL)) {
         workers = await timed(phases, `POST /messages ×${MESSAGES}: main.ts with PARLEY_WORKERS=1, then ${WORKERS} (Redis)`, () => benchWorkers({
           databaseUrl: pgDb!.url, redisUrl: REDIS_URL, workers: WORKERS, ownerEmail: OWNER_EMAIL, log,
-          load: async (base) => {
-            checkLoad('warm-up', await postLoad(base, WARMUP_POSTS));
-            return checkLoad('POST /messages (workers)', await postLoad(base, MESSAGES));
-          },
+          warmUp: async (base) => checkLoad('warm-up', await postLoad(base, WARMUP_POSTS)),
+          load: async (base) => checkLoad('POST /messages (workers)', await postLoad(base, MESSAGES)),
         }));
       } else log(`no Redis at ${REDIS_URL} (BENCH_REDIS_URL): PARLEY_WORKERS not measured`);
     }
@@ -400,6 +438,7 @@ function postGoals(results: DbResult[]): string[] {
     '| | baseline (same run) | now | ratio (before the work) | goal |', '|---|---:|---:|---:|---|',
   ];
   for (const r of results) {
+    if (!r.post || !r.bare) continue;
     const ratio = (100 * r.post.perSecond) / r.bare.perSecond;
     const goal = POST_GOAL[r.kind];
     lines.push(`| POST /messages ÷ bare INSERT, ${r.label} | bare: ${int(r.bare.perSecond)} msg/s | ${int(r.post.perSecond)} msg/s | ` +
@@ -411,8 +450,18 @@ function postGoals(results: DbResult[]): string[] {
     const factor = many.perSecond / one.perSecond;
     lines.push(`| PARLEY_WORKERS=${workers} ÷ PARLEY_WORKERS=1, PostgreSQL + Redis | 1 worker: ${int(one.perSecond)} msg/s · p50 ${ms(one.p50)} ms | ` +
       `${workers} workers: ${int(many.perSecond)} msg/s · p50 ${ms(many.p50)} ms | **${factor.toFixed(2)}×** | ≥ ${POST_GOAL.workers}×: **${factor >= POST_GOAL.workers ? 'met' : 'not met'}** |`);
-  } else if (pg) {
+  } else if (pg?.post) {
     lines.push(`| PARLEY_WORKERS=${WORKERS} ÷ PARLEY_WORKERS=1 | — | — | — | not measured (${WORKERS > 1 ? `no Redis at ${REDIS_URL}` : 'BENCH_WORKERS ≤ 1'}) |`);
+  }
+  if (pg?.workers?.cpuPerMessage) {
+    const cpu = pg.workers.cpuPerMessage;
+    const ceiling = cpuCeiling(cpu);
+    const total = cpu.parley + cpu.postgres + cpu.redis + cpu.clients;
+    const times = ceiling / pg.workers.one.perSecond;
+    lines.push('', `CPU per message in the one-worker run: Parley ${ms(cpu.parley)} ms, PostgreSQL ${ms(cpu.postgres)} ms, ` +
+      `Redis ${ms(cpu.redis)} ms, load generator ${ms(cpu.clients)} ms (total ${ms(total)} ms). Whatever the number of workers, ` +
+      `${os.cpus().length} cores carry at most ${int(ceiling)} msg/s at that cost: **${times.toFixed(2)}×** the one-worker figure` +
+      `${times < POST_GOAL.workers ? `, below the ${POST_GOAL.workers}× goal on this machine` : ''}.`);
   }
   lines.push('', `The worker comparison runs \`main.ts\` (a child process, the clients staying in this one) on the same database and ` +
     `clients as above, each after ${WARMUP_POSTS} warm-up requests. The load generator, PostgreSQL and Redis share the ${os.cpus().length} cores with the workers.`);
@@ -436,30 +485,30 @@ function report(results: DbResult[], totalSeconds: number): string {
         : ''),
     '',
     head,
-    row('POST /messages: messages sent', (r) => int(r.post.count)),
-    row('POST /messages: throughput (msg/s)', (r) => int(r.post.perSecond)),
+    row('POST /messages: messages sent', (r) => (r.post ? int(r.post.count) : '—')),
+    row('POST /messages: throughput (msg/s)', (r) => (r.post ? int(r.post.perSecond) : '—')),
     row('POST /messages: p50 / p99 (ms)', (r) => latency(r.post)),
-    row('Bare Koa + one INSERT: requests', (r) => int(r.bare.count)),
-    row('Bare Koa + one INSERT: throughput (msg/s)', (r) => int(r.bare.perSecond)),
+    row('Bare Koa + one INSERT: requests', (r) => (r.bare ? int(r.bare.count) : '—')),
+    row('Bare Koa + one INSERT: throughput (msg/s)', (r) => (r.bare ? int(r.bare.perSecond) : '—')),
     row('Bare Koa + one INSERT: p50 / p99 (ms)', (r) => latency(r.bare)),
-    row('Server thread busy during POST / bare (event-loop utilisation)', (r) => `${(100 * r.post.mainThreadBusy).toFixed(0)}% / ${(100 * r.bare.mainThreadBusy).toFixed(0)}%`),
-    row('**POST /messages ÷ bare limit**', (r) => `**${((100 * r.post.perSecond) / r.bare.perSecond).toFixed(1)}%**`),
+    row('Server thread busy during POST / bare (event-loop utilisation)', (r) => (r.post && r.bare
+      ? `${(100 * r.post.mainThreadBusy).toFixed(0)}% / ${(100 * r.bare.mainThreadBusy).toFixed(0)}%` : '—')),
+    row('**POST /messages ÷ bare limit**', (r) => (r.post && r.bare ? `**${((100 * r.post.perSecond) / r.bare.perSecond).toFixed(1)}%**` : '—')),
     row('Seeded messages (UserMessage rows)', (r) => (r.seed ? `${int(r.seed.messages)} (${int(r.seed.userMessages)})` : '—')),
-    row('Seeding time (s)', (r) => (r.seed ? r.seed.seconds.toFixed(1) : '—')),
+    row('Seeding time (s)', (r) => (r.seed ? (r.seed.reused ? `reused (BENCH_PG_DB)` : r.seed.seconds.toFixed(1)) : '—')),
     row(`GET channel+topic narrow ("${LARGEST_TOPIC}", 1 message in 10): p50 / p99 (ms)`, (r) => latency(r.getTopic)),
     row(`GET channel+search "${SEARCH_WORD}" (1 message in 100): p50 / p99 (ms)`, (r) => latency(r.getSearch)),
     row('GET is:unread (1 message in 20): p50 / p99 (ms)', (r) => latency(r.getUnread)),
   ];
   if (results.some((r) => r.queries)) {
-    const q = (pick: (x: NonNullable<DbResult['queries']>) => number) => (r: DbResult) => (r.queries ? String(+pick(r.queries).toFixed(1)) : '—');
     lines.push(
-      row('SQL statements per POST /messages', q((x) => x.post)),
+      row('SQL statements per POST /messages', (r) => (r.queries && r.post ? String(+r.queries.post.toFixed(1)) : '—')),
       row('SQL statements per GET (topic / search / unread)', (r) => (r.queries && !Number.isNaN(r.queries.getTopic)
         ? `${+r.queries.getTopic.toFixed(1)} / ${+r.queries.getSearch.toFixed(1)} / ${+r.queries.getUnread.toFixed(1)}` : '—')),
-      row('SQL statements per bare request', q((x) => x.bare)),
+      row('SQL statements per bare request', (r) => (r.queries && r.bare ? String(+r.queries.bare.toFixed(1)) : '—')),
     );
   }
-  lines.push(...postGoals(results));
+  if (results.some((r) => r.post)) lines.push(...postGoals(results));
   lines.push(...getGoal(results));
   lines.push('', '### Where the time went', '', `| Phase | ${results.map((r) => r.label + ' (s)').join(' | ')} |`, `|---|${results.map(() => '---:').join('|')}|`);
   const names = [...new Set(results.flatMap((r) => r.phases.map(([n]) => n)))];

@@ -1,8 +1,9 @@
 // Opens the database: PostgreSQL when a URL is given, otherwise embedded PGlite in a directory.
 // Both speak the same SQL, so one schema, one set of migrations and the same raw queries serve both.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PrismaClient } from './generated/client/client.ts';
+import { PrismaClient, type Prisma } from './generated/client/client.ts';
 import { applyMigrations, type SqlRunner } from './migrate.ts';
 import { withTransactionRetries } from '../resolvers/transaction.ts';
 
@@ -17,7 +18,89 @@ export interface Database {
   /** Writes through `prisma` to the rows resolvers/row-cache.ts keeps (raw SQL is not seen). */
   writes: WriteSignal;
   kind: 'postgresql' | 'pglite';
+  /** Runs the hot paths' statements through the driver itself (see driverQuery). */
+  driver: DriverQueries;
   close(): Promise<void>;
+}
+
+/** Statements sent through the driver, bypassing the Prisma client's runtime. */
+export interface DriverQueries {
+  query<Row>(sql: Prisma.Sql, options?: DriverQueryOptions): Promise<Row[]>;
+}
+
+export interface DriverQueryOptions {
+  /**
+   * Prepare the statement under this name (PostgreSQL): each pooled connection parses it once, and
+   * after five executions PostgreSQL keeps one generic plan for it instead of planning it again for
+   * every request's values. Only for statements whose best plan does not depend on the values (a
+   * page's records by ID, an INSERT); a statement whose plan should follow its values (a narrow's
+   * window: a small topic wants its index, a large one the primary key backwards) stays unnamed.
+   * Each distinct text gets its own prepared statement, named `<prepare>:<hash of the text>`.
+   */
+  prepare?: string;
+}
+
+const drivers = new WeakMap<object, DriverQueries>();
+
+/**
+ * The rows of one of the hot paths' statements, as `db.$queryRaw(sql)` returns them. Through the
+ * database's own client, the statement goes to the driver: node-postgres' pool (named when
+ * `options.prepare` says so; Prisma's adapter sends every statement unnamed), or PGlite's client.
+ * Inside a transaction `db` is the transaction's client, whose connection the statement must use:
+ * it then goes through Prisma.
+ */
+export function driverQuery<Row>(db: Db, sql: Prisma.Sql, options: DriverQueryOptions = {}): Promise<Row[]> {
+  const driver = drivers.get(db);
+  return driver ? driver.query<Row>(sql, options) : db.$queryRaw<Row[]>(sql);
+}
+
+// Prisma's raw queries answer `timestamp` columns (which hold UTC, Prisma's DateTime) as Dates
+// in UTC and int8 as BigInt; the drivers' own parsers would read the first in the process's zone.
+const parseUtcTimestamp = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+
+/** Parameters as Prisma binds them: Dates as their UTC instant (a driver would write local time). */
+function bindable(values: unknown[]): unknown[] {
+  return values.map((value) => (value instanceof Date ? value.toISOString() : value));
+}
+
+/** Distinct statement texts prepared per process (each holds memory on every connection); past it, texts go unnamed. */
+const MAX_PREPARED_TEXTS = 500;
+
+function pgDriver(pool: import('pg').Pool, pgTypes: typeof import('pg').types): DriverQueries {
+  const names = new Map<string, string>();
+  const types = {
+    getTypeParser: (oid: number, format?: string) =>
+      oid === TIMESTAMP_OID ? parseUtcTimestamp : oid === INT8_OID ? BigInt : pgTypes.getTypeParser(oid, format as 'text'),
+  };
+  return {
+    async query<Row>(sql: Prisma.Sql, options: DriverQueryOptions = {}) {
+      const text = sql.text;
+      let statementName = options.prepare ? names.get(text) : undefined;
+      if (options.prepare && statementName === undefined && names.size < MAX_PREPARED_TEXTS) {
+        statementName = `${options.prepare}:${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
+        names.set(text, statementName);
+      }
+      const result = await pool.query({ name: statementName, text, values: bindable(sql.values), types } as import('pg').QueryConfig);
+      return result.rows as Row[];
+    },
+  };
+}
+
+/**
+ * The client's own parsers (set when it is created): per-query `parsers` would cost a copy of its
+ * whole parser table on every statement. Prisma's adapter passes its own per query and is unaffected.
+ */
+const PGLITE_PARSERS = { [TIMESTAMP_OID]: parseUtcTimestamp, [INT8_OID]: BigInt };
+
+function pgliteDriver(client: import('@electric-sql/pglite').PGlite): DriverQueries {
+  return {
+    async query<Row>(sql: Prisma.Sql) {
+      // PGlite keeps no named statements; its client still spares the statement Prisma's runtime.
+      return (await client.query<Row>(sql.text, bindable(sql.values))).rows;
+    },
+  };
 }
 
 /** Listeners told after a write to a watched model's rows, committed or inside a transaction. */
@@ -88,10 +171,13 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
   pool.on('error', (error) => log(`database connection lost: ${error.message}`));
   const writes = new WriteSignal();
   const prisma = withTransactionRetries(watchWrites(new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }), writes));
+  const driver = pgDriver(pool, pg.types);
+  drivers.set(prisma, driver);
   return {
     prisma,
     writes,
     kind: 'postgresql',
+    driver,
     close: async () => { await prisma.$disconnect(); await pool.end().catch(() => {}); },
   };
 }
@@ -125,7 +211,7 @@ async function openPglite(dataDir: string, log: (line: string) => void, template
     mkdirSync(dataDir, { recursive: true });
     release = claimDataDir(dataDir);
   }
-  const client = await PGlite.create(dataDir, inMemory && template ? { loadDataDir: new Blob([readFileSync(template)]) } : {});
+  const client = await PGlite.create(dataDir, { parsers: PGLITE_PARSERS, ...(inMemory && template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}) });
   const runner: SqlRunner = {
     exec: async (sql) => { await client.exec(sql); },
     query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any[],
@@ -133,10 +219,13 @@ async function openPglite(dataDir: string, log: (line: string) => void, template
   await applyMigrations(runner, log);
   const writes = new WriteSignal();
   const prisma = withTransactionRetries(watchWrites(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }), writes));
+  const driver = pgliteDriver(client);
+  drivers.set(prisma, driver);
   return {
     prisma,
     writes,
     kind: 'pglite',
+    driver,
     close: async () => { await prisma.$disconnect(); await client.close(); release(); },
   };
 }

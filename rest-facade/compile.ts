@@ -116,21 +116,55 @@ export function selectAll(type: GraphQLOutputType, route: Route, seen: string[] 
 
 export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
   const { operation, field } = rootField(schema, route);
-  const args = new Map(field.args.map((a) => [a.name, a]));
-  const explicit = route.params ?? {};
-  const params: CompiledParam[] = [];
-  /** Arguments some parameter fills, and how (whole, or field by field). */
-  const filled = new Map<string, 'whole' | 'fields'>();
-  const selectionVariables: [string, string][] = [];
+  const { params, filled, selectionVariables } = collectParams(schema, route, field);
+  const fixed = route.fixed ?? {};
+  const { pattern, pathParamNames } = pathPattern(route, params);
 
-  const argOrThrow = (name: string, wire: string) => {
-    const arg = args.get(name);
-    if (!arg) throw new RouteError(route, `parameter ${wire} names ${name}, which is not an argument of ${route.field}`);
-    return arg;
+  // The operation: every filled or fixed argument from a variable of the same name.
+  const used = field.args.filter((a) => filled.has(a.name) || a.name in fixed);
+  const source = operationSource(route, operation, field, used, selectionVariables);
+  const document = parse(source);
+  const errors = validate(schema, document);
+  if (errors.length) throw new RouteError(route, `${errors.map((e) => e.message).join('; ')}\n${source}`);
+
+  // Arguments filled field by field that the schema requires get an object even when no field was sent.
+  const requiredObjects = used.filter((a) => filled.get(a.name) === 'fields' && isNonNullType(a.type)).map((a) => a.name);
+  return {
+    route, pattern, pathParamNames, params, document, source,
+    wireOfVariable: wireOfVariables(params),
+    variables: (values) => variablesOf(params, values, fixed, requiredObjects),
   };
-  const addParam = (wire: string, spec: WireParam, target: ParamTarget, input?: GraphQLArgument | GraphQLInputField) => {
-    if (params.some((p) => p.wire === wire)) throw new RouteError(route, `parameter ${wire} is declared twice`);
-    params.push({
+}
+
+/** A route's parameters as they are collected, with the arguments they fill. */
+class ParamTable {
+  readonly params: CompiledParam[] = [];
+  /** Arguments some parameter fills, and how (whole, or field by field). */
+  readonly filled = new Map<string, 'whole' | 'fields'>();
+  readonly selectionVariables: [string, string][] = [];
+  private readonly args: Map<string, GraphQLArgument>;
+
+  constructor(private readonly route: Route, field: GraphQLField<unknown, unknown>) {
+    this.args = new Map(field.args.map((a) => [a.name, a]));
+  }
+
+  arg(name: string, wire: string): GraphQLArgument {
+    const arg = this.args.get(name);
+    if (!arg) throw new RouteError(this.route, `parameter ${wire} names ${name}, which is not an argument of ${this.route.field}`);
+    return arg;
+  }
+
+  fill(argName: string, how: 'whole' | 'fields'): void {
+    const before = this.filled.get(argName);
+    if (before && (how === 'whole' || before === 'whole')) {
+      throw new RouteError(this.route, how === 'whole' ? `${argName} is filled by two parameters` : `${argName} is filled whole and field by field`);
+    }
+    this.filled.set(argName, how);
+  }
+
+  add(wire: string, spec: WireParam, target: ParamTarget, input?: GraphQLArgument | GraphQLInputField, type = input?.type): void {
+    if (this.params.some((p) => p.wire === wire)) throw new RouteError(this.route, `parameter ${wire} is declared twice`);
+    this.params.push({
       wire,
       aliases: spec.aliases ?? [],
       decode: spec.decode ?? (input ? decoderFor(input.type) : 'string'),
@@ -138,78 +172,85 @@ export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute
       default: spec.default,
       inPath: false,
       target,
-      type: input?.type,
+      type,
       convert: spec.convert,
     });
-  };
-
-  for (const [wire, spec] of Object.entries(explicit)) {
-    if (spec.variable) {
-      const name = camelCase(wire);
-      const type = typeFromAST(schema, parseType(spec.variable) as any) as GraphQLInputType | undefined;
-      if (!type) throw new RouteError(route, `selection variable ${wire} has an unknown type ${spec.variable}`);
-      selectionVariables.push([name, spec.variable]);
-      addParam(wire, { decode: decoderFor(type), ...spec }, { kind: 'variable', name });
-      params[params.length - 1]!.type = type;
-      continue;
-    }
-    if (spec.variables) {
-      if (!spec.convert) throw new RouteError(route, `${wire} sets several variables without a convert`);
-      for (const [name, type] of Object.entries(spec.variables)) selectionVariables.push([name, type]);
-      addParam(wire, spec, { kind: 'variables', names: Object.keys(spec.variables) });
-      continue;
-    }
-    if (spec.shapeOnly) {
-      // A parameter only the shape reads must be read there (a cheap guard against dead declarations).
-      if (!route.shape || !route.shape.toString().includes(wire)) throw new RouteError(route, `shape-only parameter ${wire} is never read by shape`);
-      addParam(wire, spec, { kind: 'shape' });
-      continue;
-    }
-    const [argName, inputFieldName] = (spec.arg ?? camelCase(wire)).split('.') as [string, string | undefined];
-    const arg = argOrThrow(argName, wire);
-    if (spec.flatten) {
-      const inputType = getNamedType(arg.type);
-      if (!isInputObjectType(inputType)) throw new RouteError(route, `${wire} is flattened but ${argName} is not an input object`);
-      filled.set(argName, 'fields');
-      for (const inputField of Object.values(inputType.getFields())) {
-        const fieldWire = snakeCase(inputField.name);
-        if (explicit[fieldWire]) continue; // declared on its own (with `arg: 'x.y'`)
-        addParam(fieldWire, {}, { kind: 'arg', arg: argName, field: inputField.name }, inputField);
-      }
-      continue;
-    }
-    if (inputFieldName) {
-      const inputType = getNamedType(arg.type);
-      const inputField = isInputObjectType(inputType) ? inputType.getFields()[inputFieldName] : undefined;
-      if (!inputField) throw new RouteError(route, `parameter ${wire} names ${argName}.${inputFieldName}, which does not exist`);
-      if (filled.get(argName) === 'whole') throw new RouteError(route, `${argName} is filled whole and field by field`);
-      filled.set(argName, 'fields');
-      addParam(wire, spec, { kind: 'arg', arg: argName, field: inputFieldName }, inputField);
-    } else {
-      if (filled.has(argName)) throw new RouteError(route, `${argName} is filled by two parameters`);
-      filled.set(argName, 'whole');
-      addParam(wire, spec, { kind: 'arg', arg: argName }, arg);
-    }
   }
+}
+
+/** The route's declared parameters, then every other argument of its field under its own snake_case name. */
+function collectParams(schema: GraphQLSchema, route: Route, field: GraphQLField<unknown, unknown>): ParamTable {
+  const table = new ParamTable(route, field);
+  const explicit = route.params ?? {};
+  for (const [wire, spec] of Object.entries(explicit)) addDeclared(schema, route, table, explicit, wire, spec);
 
   const fixed = route.fixed ?? {};
   for (const name of [...Object.keys(fixed), ...(route.hidden ?? [])]) {
-    argOrThrow(name, name);
-    if (filled.has(name)) throw new RouteError(route, `${name} is fixed or hidden but also a parameter`);
-  }
-  // Every other argument is a parameter under its own (snake_case) name.
-  for (const arg of field.args) {
-    if (filled.has(arg.name) || arg.name in fixed || route.hidden?.includes(arg.name)) continue;
-    filled.set(arg.name, 'whole');
-    addParam(snakeCase(arg.name), {}, { kind: 'arg', arg: arg.name }, arg);
+    table.arg(name, name);
+    if (table.filled.has(name)) throw new RouteError(route, `${name} is fixed or hidden but also a parameter`);
   }
   for (const arg of field.args) {
-    if (isRequired(arg) && !filled.has(arg.name) && !(arg.name in fixed)) {
+    if (table.filled.has(arg.name) || arg.name in fixed || route.hidden?.includes(arg.name)) continue;
+    table.fill(arg.name, 'whole');
+    table.add(snakeCase(arg.name), {}, { kind: 'arg', arg: arg.name }, arg);
+  }
+  for (const arg of field.args) {
+    if (isRequired(arg) && !table.filled.has(arg.name) && !(arg.name in fixed)) {
       throw new RouteError(route, `required argument ${arg.name} is hidden`);
     }
   }
+  return table;
+}
 
-  // Path segments.
+/** One parameter of `route.params`: a selection variable, a shape-only value, or (part of) an argument. */
+function addDeclared(schema: GraphQLSchema, route: Route, table: ParamTable, explicit: Record<string, WireParam>, wire: string, spec: WireParam): void {
+  if (spec.variable) {
+    const name = camelCase(wire);
+    const type = typeFromAST(schema, parseType(spec.variable) as any) as GraphQLInputType | undefined;
+    if (!type) throw new RouteError(route, `selection variable ${wire} has an unknown type ${spec.variable}`);
+    table.selectionVariables.push([name, spec.variable]);
+    table.add(wire, { decode: decoderFor(type), ...spec }, { kind: 'variable', name }, undefined, type);
+    return;
+  }
+  if (spec.variables) {
+    if (!spec.convert) throw new RouteError(route, `${wire} sets several variables without a convert`);
+    for (const [name, type] of Object.entries(spec.variables)) table.selectionVariables.push([name, type]);
+    table.add(wire, spec, { kind: 'variables', names: Object.keys(spec.variables) });
+    return;
+  }
+  if (spec.shapeOnly) {
+    // A parameter only the shape reads must be read there (a cheap guard against dead declarations).
+    if (!route.shape || !route.shape.toString().includes(wire)) throw new RouteError(route, `shape-only parameter ${wire} is never read by shape`);
+    table.add(wire, spec, { kind: 'shape' });
+    return;
+  }
+  const [argName, inputFieldName] = (spec.arg ?? camelCase(wire)).split('.') as [string, string | undefined];
+  const arg = table.arg(argName, wire);
+  if (spec.flatten) {
+    const inputType = getNamedType(arg.type);
+    if (!isInputObjectType(inputType)) throw new RouteError(route, `${wire} is flattened but ${argName} is not an input object`);
+    table.filled.set(argName, 'fields');
+    for (const inputField of Object.values(inputType.getFields())) {
+      const fieldWire = snakeCase(inputField.name);
+      if (explicit[fieldWire]) continue; // declared on its own (with `arg: 'x.y'`)
+      table.add(fieldWire, {}, { kind: 'arg', arg: argName, field: inputField.name }, inputField);
+    }
+    return;
+  }
+  if (inputFieldName) {
+    const inputType = getNamedType(arg.type);
+    const inputField = isInputObjectType(inputType) ? inputType.getFields()[inputFieldName] : undefined;
+    if (!inputField) throw new RouteError(route, `parameter ${wire} names ${argName}.${inputFieldName}, which does not exist`);
+    table.fill(argName, 'fields');
+    table.add(wire, spec, { kind: 'arg', arg: argName, field: inputFieldName }, inputField);
+  } else {
+    table.fill(argName, 'whole');
+    table.add(wire, spec, { kind: 'arg', arg: argName }, arg);
+  }
+}
+
+/** The path's regular expression; parameters named by path segments become required path parameters. */
+function pathPattern(route: Route, params: CompiledParam[]): { pattern: RegExp; pathParamNames: string[] } {
   const pathParamNames: string[] = [];
   const pattern = new RegExp(
     '^' + route.path.replace(/\{(\w+)(:path)?\}/g, (_m, name: string, rest?: string) => {
@@ -224,9 +265,10 @@ export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute
       return param.decode === 'int' ? '(-?\\d+)' : '([^/]+)';
     }) + '/?$',
   );
+  return { pattern, pathParamNames };
+}
 
-  // The operation: every filled or fixed argument from a variable of the same name.
-  const used = field.args.filter((a) => filled.has(a.name) || a.name in fixed);
+function operationSource(route: Route, operation: 'query' | 'mutation', field: GraphQLField<unknown, unknown>, used: readonly GraphQLArgument[], selectionVariables: [string, string][]): string {
   const declarations = [
     ...used.map((a) => `$${a.name}: ${variableType(a)}`),
     ...selectionVariables.map(([name, type]) => `$${name}: ${type}`),
@@ -234,11 +276,10 @@ export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute
   const call = used.length ? `(${used.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
   const selection = route.select !== undefined ? (route.select ? `{ ${route.select} }` : '') : selectAll(field.type, route);
   const name = `${route.method}${route.path.replace(/\{(\w+)(:path)?\}/g, '_$1').replace(/[^A-Za-z0-9_]/g, '_')}`;
-  const source = `${operation} ${name}${declarations.length ? `(${declarations.join(', ')})` : ''} { ${route.field}${call} ${selection} ${route.alsoSelect ?? ''} }`;
-  const document = parse(source);
-  const errors = validate(schema, document);
-  if (errors.length) throw new RouteError(route, `${errors.map((e) => e.message).join('; ')}\n${source}`);
+  return `${operation} ${name}${declarations.length ? `(${declarations.join(', ')})` : ''} { ${route.field}${call} ${selection} ${route.alsoSelect ?? ''} }`;
+}
 
+function wireOfVariables(params: CompiledParam[]): Map<string, WireVariable> {
   const wireOfVariable = new Map<string, WireVariable>();
   for (const p of params) {
     const known = (name: string) => wireOfVariable.set(name, { wire: p.wire, type: p.type ?? GraphQLString });
@@ -246,27 +287,24 @@ export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute
     if (p.target.kind === 'variable') known(p.target.name);
     if (p.target.kind === 'variables') for (const name of p.target.names) known(name);
   }
-  // Arguments filled field by field that the schema requires get an object even when no field was sent.
-  const requiredObjects = used.filter((a) => filled.get(a.name) === 'fields' && isNonNullType(a.type)).map((a) => a.name);
+  return wireOfVariable;
+}
 
-  return {
-    route, pattern, pathParamNames, params, document, source, wireOfVariable,
-    variables(values) {
-      const vars: Record<string, unknown> = { ...fixed };
-      for (const name of requiredObjects) vars[name] = {};
-      for (const p of params) {
-        let value = values[p.wire];
-        if (value === undefined || p.target.kind === 'shape') continue;
-        if (p.convert) value = p.convert(value);
-        const target = p.target;
-        if (target.kind === 'arg' && target.field) ((vars[target.arg] ??= {}) as Record<string, unknown>)[target.field] = value;
-        else if (target.kind === 'arg') vars[target.arg] = value;
-        else if (target.kind === 'variable') vars[target.name] = value;
-        else if (target.kind === 'variables') Object.assign(vars, value);
-      }
-      return vars;
-    },
-  };
+/** GraphQL variables from decoded parameter values (by wire name). */
+function variablesOf(params: CompiledParam[], values: Record<string, unknown>, fixed: Record<string, unknown>, requiredObjects: string[]): Record<string, unknown> {
+  const vars: Record<string, unknown> = { ...fixed };
+  for (const name of requiredObjects) vars[name] = {};
+  for (const p of params) {
+    let value = values[p.wire];
+    if (value === undefined || p.target.kind === 'shape') continue;
+    if (p.convert) value = p.convert(value);
+    const target = p.target;
+    if (target.kind === 'arg' && target.field) ((vars[target.arg] ??= {}) as Record<string, unknown>)[target.field] = value;
+    else if (target.kind === 'arg') vars[target.arg] = value;
+    else if (target.kind === 'variable') vars[target.name] = value;
+    else if (target.kind === 'variables') Object.assign(vars, value);
+  }
+  return vars;
 }
 
 /** Compiles the whole table; literal segments win over templates (`/users/me` before `/users/{user_id}`). */

@@ -5,6 +5,9 @@ import { CHANNEL_PERMISSION_SETTINGS, TOPICS_POLICY_DESCRIPTION } from '../resol
 import { realmGroups, recentChannelTraffic, subscriberCounts, subscribersOfViewerChannels } from './request-cache.ts';
 import type { Context } from './context.ts';
 
+/** The argument of fields that act on one channel. */
+export const channelArg = builder.args((t) => ({ channelId: t.int({ required: true, description: 'The channel.' }) }));
+
 const groupSettingField = (t: any, column: string, description: string) =>
   t.field({
     type: 'JSON',

@@ -10,9 +10,10 @@ import { NotLoggedInError, type ParleyError } from '../resolvers/errors.ts';
 import type { ServiceBots } from '../resolvers/bots/service-bots.ts';
 import type { Mailer } from '../resolvers/mail/mailer.ts';
 import type { ChannelCache } from '../resolvers/channels/access.ts';
+import type { CredentialCache } from '../resolvers/auth/authenticate.ts';
 
-/** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
-export interface Context {
+/** The long-lived parts every request shares, assembled once per process by server/app.ts. */
+export interface Services {
   db: Db;
   config: Config;
   events: EventBus;
@@ -26,10 +27,17 @@ export interface Context {
   serviceBots?: ServiceBots;
   /** Outgoing e-mail (absent in contexts built by hand: nothing is sent). */
   mailer?: Mailer;
-  /** Zulip's rate limits (absent in contexts built by hand, which no client drives). */
-  rateLimits?: RateLimits;
+  rateLimits: RateLimits;
+  /** Who each API key belongs to, between requests (absent: every request looks it up). */
+  credentials?: CredentialCache;
   /** Channels with their subscribers for the send path (absent in contexts built by hand: read each time). */
   channelCache?: ChannelCache;
+}
+
+/** What every GraphQL operation sees, whether it came over HTTP, WebSocket, or the REST facade. */
+export interface Context extends Omit<Services, 'rateLimits' | 'credentials'> {
+  /** Zulip's rate limits (absent in contexts built by hand, which no client drives). */
+  rateLimits?: RateLimits;
   /** The organization the request's host names. */
   realm: Realm;
   /** The authenticated user, or null for anonymous access. */

@@ -27,3 +27,6 @@ export const FileUploadInput = builder.inputType('FileUpload', {
     base64: t.string({ required: true, description: 'The file\'s content, base64-encoded.' }),
   }),
 });
+
+/** The argument of fields that take one uploaded image (avatars, the organization's icon and logos). */
+export const imageArg = builder.args((t) => ({ files: t.field({ type: [FileUploadInput], required: true, description: 'The image: exactly one.' }) }));

@@ -28,6 +28,7 @@ import { inputLimitPlugins } from './input-limits.ts';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
 import { graphqlOverHttp, isGraphQLPath } from './graphql-http.ts';
 import { graphqlWebSocket } from './websocket.ts';
+import { compiledRestExecutor } from './rest-executor.ts';
 import { serveOther } from './routes.ts';
 import type { Context } from '../schema/context.ts';
 import { openFileStore, type FileStore } from '../resolvers/files/storage.ts';
@@ -103,12 +104,29 @@ export async function bindHttp(port: number, host: string, front: HttpFront = ht
   return front;
 }
 
-/**
- * Opens the database and assembles the server on `front` (bound already, or bound by listen()). It
- * answers requests once listen() has restored the saved event queues, so a client polling its queue
- * right after a restart finds it rather than BAD_EVENT_QUEUE_ID.
- */
-export async function createParleyServer(config: Config, log: (line: string) => void = console.log, front: HttpFront = httpFront()): Promise<ParleyServer> {
+/** What a server runs on, opened and started: database, events and queues, files, caches, workers. */
+interface Runtime {
+  database: Database;
+  redis: RedisLink | null;
+  events: EventBus;
+  /** The in-process queues (saved across restarts), or null when Redis holds them. */
+  memoryQueues: QueueRegistry | null;
+  queues: EventQueues;
+  /** Where delivery is asynchronous (Redis): resolves once published events are in their queues. */
+  settled?: () => Promise<void>;
+  files: FileStore;
+  services: Services;
+  thumbnails: Thumbnailer;
+  serviceBots: ServiceBots;
+  mailer: ReturnType<typeof openMailer>;
+  emptyTopicNames: EmptyTopicNames;
+  credentials: CredentialCache;
+  channelCache: ChannelCache;
+  scheduledDelivery: ScheduledDelivery;
+  fullMemberPromotion: FullMemberPromotion;
+}
+
+async function openRuntime(config: Config, log: (line: string) => void): Promise<Runtime> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: config.pgliteTemplate, log });
   // With REDIS_URL, events and queues are shared by every process using that Redis (see
   // resolvers/events/redis/registry.ts); without it, everything stays in this process.
@@ -139,6 +157,78 @@ export async function createParleyServer(config: Config, log: (line: string) => 
   await thumbnails.resume();
   const scheduledDelivery = startScheduledDelivery(services, config.scheduledPollMs, log);
   const fullMemberPromotion = startFullMemberPromotion(services, config.fullMemberPromotionMs, log);
+  return {
+    database, redis, events, memoryQueues, queues, settled, files, services, thumbnails, serviceBots, mailer,
+    emptyTopicNames, credentials, channelCache, scheduledDelivery, fullMemberPromotion,
+  };
+}
+
+/**
+ * Stops in the order that loses nothing: waiting long-polls answered, background work finished,
+ * in-memory queues saved (when the server got to serve them), connections closed, stores last.
+ */
+async function closeRuntime(runtime: Runtime, httpServer: http.Server, closeWebSocket: () => Promise<void>, saveQueuesToo: boolean, log: (line: string) => void): Promise<void> {
+  const { database, redis, events, memoryQueues, queues, settled, files } = runtime;
+  // Answer waiting long-polls first, then save in-memory queues so clients resume after a
+  // restart (queues in Redis outlive this process by themselves).
+  queues.close();
+  await runtime.scheduledDelivery.stop();
+  await runtime.fullMemberPromotion.stop();
+  await runtime.thumbnails.stop();
+  await runtime.serviceBots.idle();
+  runtime.mailer.close();
+  if (memoryQueues && saveQueuesToo) await saveQueues(database.prisma, memoryQueues).catch((error) => log(`could not save event queues: ${error}`));
+  await closeWebSocket();
+  if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  httpServer.closeAllConnections?.();
+  runtime.emptyTopicNames.close();
+  runtime.credentials.close();
+  runtime.channelCache.close();
+  await events.close();
+  // Events published by the last requests must reach Redis before the connections close.
+  await settled?.();
+  await redis?.close();
+  await files.close();
+  await database.close();
+}
+
+/** The HTTP application: /graphql, the REST facade under /api/v1, and everything else (pages, files). */
+function httpApp(services: Services, graphqlHttp: (ctx: Koa.Context) => Promise<void>, facade: Koa.Middleware, settled: (() => Promise<void>) | undefined, log: (line: string) => void): Koa {
+  const { config } = services;
+  const app = new Koa();
+  if (config.trustedProxies > 0) {
+    app.proxy = true;
+    app.maxIpsCount = config.trustedProxies;
+  }
+  if (settled) {
+    app.use(async (_ctx, next) => {
+      await next();
+      await settled();
+    });
+  }
+  app.use(async (ctx, next) => {
+    if (config.logRequests) log(`${ctx.method} ${ctx.path}`);
+    if (isGraphQLPath(ctx.path)) {
+      await graphqlHttp(ctx);
+      return;
+    }
+    if (ctx.path.startsWith('/api/v1/') || ctx.path === '/api/v1') {
+      await facade(ctx, next);
+      return;
+    }
+    await serveOther(ctx, services);
+  });
+  return app;
+}
+
+/**
+ * Opens the database and assembles the server on `front` (bound already, or bound by listen()). It
+ * answers requests once listen() has restored the saved event queues, so a client polling its queue
+ * right after a restart finds it rather than BAD_EVENT_QUEUE_ID.
+ */
+export async function createParleyServer(config: Config, log: (line: string) => void = console.log, front: HttpFront = httpFront()): Promise<ParleyServer> {
+  const runtime = await openRuntime(config, log);
+  const { database, events, memoryQueues, queues, settled, files, services, thumbnails, serviceBots, scheduledDelivery, fullMemberPromotion } = runtime;
 
   const buildContext = async (facts: RequestFacts): Promise<Context> => {
     try {
@@ -170,39 +260,14 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       }),
   });
 
-  // REST requests run through the same envelop pipeline as /graphql: same plugins, same context.
-  const executeForRest: Executor = async (document, variables, facts) => {
-    const { contextFactory, execute } = yoga.getEnveloped({ facts } as unknown as InitialContext);
-    const contextValue = await contextFactory();
-    return (await execute({ schema, document, contextValue, variableValues: variables })) as any;
-  };
+  // REST requests run their fixed documents compiled, with the same context, refusals, input
+  // checks and error masking as /graphql (server/rest-executor.ts).
+  const executeForRest: Executor = compiledRestExecutor(schema, buildContext);
 
   const graphqlHttp = graphqlOverHttp(services, yoga);
-  const app = new Koa();
-  if (config.trustedProxies > 0) {
-    app.proxy = true;
-    app.maxIpsCount = config.trustedProxies;
-  }
-  if (settled) {
-    app.use(async (_ctx, next) => {
-      await next();
-      await settled();
-    });
-  }
   // Bodies are read by the facade per route, once the request's credentials are checked (server/gate.ts).
   const facade = restFacade(schema, executeForRest, (ctx, access) => admit(services, ctx, access));
-  app.use(async (ctx, next) => {
-    if (config.logRequests) log(`${ctx.method} ${ctx.path}`);
-    if (isGraphQLPath(ctx.path)) {
-      await graphqlHttp(ctx);
-      return;
-    }
-    if (ctx.path.startsWith('/api/v1/') || ctx.path === '/api/v1') {
-      await facade(ctx, next);
-      return;
-    }
-    await serveOther(ctx, services);
-  });
+  const app = httpApp(services, graphqlHttp, facade, settled, log);
 
   const httpServer = front.server;
   const { wsServer, close: closeWebSocket } = graphqlWebSocket(services, yoga, settled);
@@ -233,28 +298,6 @@ export async function createParleyServer(config: Config, log: (line: string) => 
       });
       return (httpServer.address() as { port: number }).port;
     },
-    close: async () => {
-      // Answer waiting long-polls first, then save in-memory queues so clients resume after a
-      // restart (queues in Redis outlive this process by themselves).
-      queues.close();
-      await scheduledDelivery.stop();
-      await fullMemberPromotion.stop();
-      await thumbnails.stop();
-      await serviceBots.idle();
-      mailer.close();
-      if (memoryQueues && listening) await saveQueues(database.prisma, memoryQueues).catch((error) => log(`could not save event queues: ${error}`));
-      await closeWebSocket();
-      if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeAllConnections?.();
-      emptyTopicNames.close();
-      credentials.close();
-      channelCache.close();
-      await events.close();
-      // Events published by the last requests must reach Redis before the connections close.
-      await settled?.();
-      await redis?.close();
-      await files.close();
-      await database.close();
-    },
+    close: () => closeRuntime(runtime, httpServer, closeWebSocket, listening, log),
   };
 }

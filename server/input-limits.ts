@@ -87,7 +87,7 @@ function badRequest(message: string): GraphQLError {
 }
 
 /** The first variable or string literal of an operation that `inputProblem` refuses. */
-function operationProblem(document: DocumentNode, variables: unknown): GraphQLError | null {
+export function operationProblem(document: DocumentNode, variables: unknown): GraphQLError | null {
   if (variables && typeof variables === 'object') {
     for (const [name, value] of Object.entries(variables)) {
       const problem = inputProblem(value);

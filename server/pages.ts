@@ -15,13 +15,25 @@ import { signUp } from '../resolvers/invites/signup.ts';
 import { requestPasswordReset, resetPassword, userForResetToken } from '../resolvers/auth/password-reset.ts';
 import { confirmEmailChange, emailChangeForToken } from '../resolvers/settings/email-change.ts';
 
-const JOIN = /^\/join\/([^/]+)\/?$/;
-const RESET_REQUEST = /^\/accounts\/password\/reset\/?$/;
-const RESET = /^\/accounts\/password\/reset\/([^/]+)\/?$/;
-const CONFIRM_EMAIL = /^\/accounts\/confirm_new_email\/([^/]+)\/?$/;
+/** One request to a page: its realm's domain context, the form fields sent, and the response. */
+interface PageRequest {
+  ctx: Koa.Context;
+  services: Services;
+  domain: Context & { realm: NonNullable<Context['realm']> };
+  /** A form field's value (the last one, as Django reads forms); '' when absent. */
+  text(name: string): string;
+}
+
+/** The pages by path; each is served on GET (the form) and POST (the form sent). */
+const PAGES: { path: RegExp; serve: (request: PageRequest, secret: string) => Promise<void> }[] = [
+  { path: /^\/join\/([^/]+)\/?$/, serve: (request, key) => joinPage(request, key) },
+  { path: /^\/accounts\/password\/reset\/?$/, serve: (request) => resetRequestPage(request) },
+  { path: /^\/accounts\/password\/reset\/([^/]+)\/?$/, serve: (request, token) => resetPage(request, token) },
+  { path: /^\/accounts\/confirm_new_email\/([^/]+)\/?$/, serve: (request, token) => confirmEmailPage(request, token) },
+];
 
 export function isPagePath(path: string): boolean {
-  return JOIN.test(path) || RESET_REQUEST.test(path) || RESET.test(path) || CONFIRM_EMAIL.test(path);
+  return PAGES.some((p) => p.path.test(path));
 }
 
 function escape(text: string): string {
@@ -60,7 +72,7 @@ export async function servePage(ctx: Koa.Context, services: Services): Promise<v
     ctx.body = page('Organization not found', '<p>There is no organization at this address.</p>');
     return;
   }
-  const domain: Context = { ...services, realm, user: null, clientName: 'website' };
+  const domain = { ...services, realm, user: null, clientName: 'website' };
   // The forms are sent by people without credentials: the small body limit, read as Django reads forms.
   let form: FormFields = Object.create(null);
   if (ctx.method === 'POST' && ctx.is('urlencoded')) {
@@ -77,118 +89,116 @@ export async function servePage(ctx: Koa.Context, services: Services): Promise<v
     const value = form[name];
     return Array.isArray(value) ? value[value.length - 1]! : value ?? '';
   };
+  for (const { path, serve } of PAGES) {
+    const match = path.exec(ctx.path);
+    if (match) return serve({ ctx, services, domain, text }, match[1] ?? '');
+  }
+}
 
-  let match: RegExpExecArray | null;
-  if ((match = JOIN.exec(ctx.path))) {
-    const key = match[1]!;
-    let invitation;
-    try {
-      invitation = await invitationForKey(domain, key);
-    } catch (error) {
-      ctx.status = 404;
-      ctx.body = page('Invitation not valid', `<p class="error">${escape((error as Error).message)}</p>`);
+
+async function joinPage({ ctx, services, domain, text }: PageRequest, key: string): Promise<void> {
+  const { realm } = domain;
+  let invitation;
+  try {
+    invitation = await invitationForKey(domain, key);
+  } catch (error) {
+    ctx.status = 404;
+    ctx.body = page('Invitation not valid', `<p class="error">${escape((error as Error).message)}</p>`);
+    return;
+  }
+  // With e-mail, a reusable link first confirms the address by mailing it a link of its own.
+  if (invitation.email === null && services.mailer?.delivers) {
+    const ask = (error?: string) => page(`Join ${realm.name}`, `${error ? `<p class="error">${escape(error)}</p>` : ''}
+<form method="post">${field('E-mail address', 'email', 'email', text('email'))}<button type="submit">Continue</button></form>`);
+    if (ctx.method === 'GET') {
+      ctx.body = ask();
       return;
     }
-    const render = (error?: string) => page(`Join ${realm.name}`, `${error ? `<p class="error">${escape(error)}</p>` : ''}
+    await formAction(ctx, ask, async () => {
+      await confirmAddressForLink(domain, key, text('email'));
+      return page('Check your e-mail', `<p>We have sent a link to <strong>${escape(text('email'))}</strong>. Follow it to finish creating your account.</p>`);
+    });
+    return;
+  }
+  const render = (error?: string) => page(`Join ${realm.name}`, `${error ? `<p class="error">${escape(error)}</p>` : ''}
 <form method="post">
 ${invitation.email ? `<p>Creating the account for <strong>${escape(invitation.email)}</strong>.</p>` : field('E-mail address', 'email', 'email', text('email'))}
 ${field('Full name', 'full_name', 'text', text('full_name'))}
 ${field('Password', 'password', 'password')}
 <button type="submit">Create account</button>
 </form>`);
-    // With e-mail, a reusable link first confirms the address by mailing it a link of its own.
-    if (invitation.email === null && services.mailer?.delivers) {
-      const ask = (error?: string) => page(`Join ${realm.name}`, `${error ? `<p class="error">${escape(error)}</p>` : ''}
-<form method="post">${field('E-mail address', 'email', 'email', text('email'))}<button type="submit">Continue</button></form>`);
-      if (ctx.method === 'GET') {
-        ctx.body = ask();
-        return;
-      }
-      try {
-        await confirmAddressForLink(domain, key, text('email'));
-        ctx.body = page('Check your e-mail', `<p>We have sent a link to <strong>${escape(text('email'))}</strong>. Follow it to finish creating your account.</p>`);
-      } catch (error) {
-        if (!(error instanceof ParleyError)) throw error;
-        ctx.status = 400;
-        ctx.body = ask(error.message);
-      }
-      return;
-    }
-    if (ctx.method === 'GET') {
-      ctx.body = render();
-      return;
-    }
-    try {
-      const user = await signUp(domain, key, { email: text('email'), fullName: text('full_name'), password: text('password') });
-      ctx.body = page(`Welcome to ${realm.name}`, `<p>Your account <strong>${escape(user.deliveryEmail)}</strong> is ready. Log in with your e-mail address and password in any Zulip app, at <code>${escape(new URL(ctx.href).origin)}</code>.</p>`);
-    } catch (error) {
-      if (!(error instanceof ParleyError)) throw error;
-      ctx.status = 400;
-      ctx.body = render(error.message);
-    }
+  if (ctx.method === 'GET') {
+    ctx.body = render();
     return;
   }
+  await formAction(ctx, render, async () => {
+    const user = await signUp(domain, key, { email: text('email'), fullName: text('full_name'), password: text('password') });
+    return page(`Welcome to ${realm.name}`, `<p>Your account <strong>${escape(user.deliveryEmail)}</strong> is ready. Log in with your e-mail address and password in any Zulip app, at <code>${escape(new URL(ctx.href).origin)}</code>.</p>`);
+  });
+}
 
-  if (RESET_REQUEST.test(ctx.path)) {
-    if (ctx.method === 'GET') {
-      ctx.body = page('Reset your password', `<form method="post">${field('E-mail address', 'email', 'email')}<button type="submit">Send reset link</button></form>`);
-      return;
-    }
-    await requestPasswordReset(domain, text('email'));
-    ctx.body = page('Check your e-mail', '<p>If an account exists for this address, we have sent it a link to set a new password.</p>');
+async function resetRequestPage({ ctx, domain, text }: PageRequest): Promise<void> {
+  if (ctx.method === 'GET') {
+    ctx.body = page('Reset your password', `<form method="post">${field('E-mail address', 'email', 'email')}<button type="submit">Send reset link</button></form>`);
     return;
   }
+  await requestPasswordReset(domain, text('email'));
+  ctx.body = page('Check your e-mail', '<p>If an account exists for this address, we have sent it a link to set a new password.</p>');
+}
 
-  if ((match = CONFIRM_EMAIL.exec(ctx.path))) {
-    const token = match[1]!;
-    let pending;
-    try {
-      pending = await emailChangeForToken(domain, token);
-    } catch (error) {
-      if (!(error instanceof ParleyError)) throw error;
-      ctx.status = 404;
-      ctx.body = page('Link not valid', `<p class="error">${escape(error.message)}</p>`);
-      return;
-    }
-    // Opening the link only asks: a mail scanner fetching it changes nothing (Zulip posts the key too).
-    if (ctx.method === 'GET') {
-      ctx.body = page('Confirm your new e-mail address', `<p>Change the e-mail address of your account from <strong>${escape(pending.oldEmail)}</strong> to <strong>${escape(pending.newEmail)}</strong>?</p>
+async function confirmEmailPage({ ctx, domain }: PageRequest, token: string): Promise<void> {
+  let pending;
+  try {
+    pending = await emailChangeForToken(domain, token);
+  } catch (error) {
+    if (!(error instanceof ParleyError)) throw error;
+    ctx.status = 404;
+    ctx.body = page('Link not valid', `<p class="error">${escape(error.message)}</p>`);
+    return;
+  }
+  // Opening the link only asks: a mail scanner fetching it changes nothing (Zulip posts the key too).
+  if (ctx.method === 'GET') {
+    ctx.body = page('Confirm your new e-mail address', `<p>Change the e-mail address of your account from <strong>${escape(pending.oldEmail)}</strong> to <strong>${escape(pending.newEmail)}</strong>?</p>
 <form method="post"><button type="submit">Confirm</button></form>`);
-      return;
-    }
-    try {
-      const done = await confirmEmailChange(domain, token);
-      ctx.body = page('E-mail address changed', `<p>This confirms that the e-mail address for your account has changed from <strong>${escape(done.oldEmail)}</strong> to <strong>${escape(done.newEmail)}</strong>.</p>`);
-    } catch (error) {
-      if (!(error instanceof ParleyError)) throw error;
-      ctx.status = error.httpStatus;
-      ctx.body = page('E-mail address not changed', `<p class="error">${escape(error.message)}</p>`);
-    }
     return;
   }
+  try {
+    const done = await confirmEmailChange(domain, token);
+    ctx.body = page('E-mail address changed', `<p>This confirms that the e-mail address for your account has changed from <strong>${escape(done.oldEmail)}</strong> to <strong>${escape(done.newEmail)}</strong>.</p>`);
+  } catch (error) {
+    if (!(error instanceof ParleyError)) throw error;
+    ctx.status = error.httpStatus;
+    ctx.body = page('E-mail address not changed', `<p class="error">${escape(error.message)}</p>`);
+  }
+}
 
-  if ((match = RESET.exec(ctx.path))) {
-    const token = match[1]!;
-    const render = (error?: string) => page('Set a new password', `${error ? `<p class="error">${escape(error)}</p>` : ''}
+async function resetPage({ ctx, domain, text }: PageRequest, token: string): Promise<void> {
+  const render = (error?: string) => page('Set a new password', `${error ? `<p class="error">${escape(error)}</p>` : ''}
 <form method="post">${field('New password', 'new_password', 'password')}<button type="submit">Set password</button></form>`);
-    try {
-      await userForResetToken(domain, token);
-    } catch (error) {
-      ctx.status = 404;
-      ctx.body = page('Link not valid', `<p class="error">${escape((error as Error).message)}</p><p><a href="/accounts/password/reset/">Ask for a new link</a></p>`);
-      return;
-    }
-    if (ctx.method === 'GET') {
-      ctx.body = render();
-      return;
-    }
-    try {
-      await resetPassword(domain, token, text('new_password'));
-      ctx.body = page('Password changed', '<p>Your password has been changed. You can log in with it now.</p>');
-    } catch (error) {
-      if (!(error instanceof ParleyError)) throw error;
-      ctx.status = 400;
-      ctx.body = render(error.message);
-    }
+  try {
+    await userForResetToken(domain, token);
+  } catch (error) {
+    ctx.status = 404;
+    ctx.body = page('Link not valid', `<p class="error">${escape((error as Error).message)}</p><p><a href="/accounts/password/reset/">Ask for a new link</a></p>`);
+    return;
+  }
+  if (ctx.method === 'GET') {
+    ctx.body = render();
+    return;
+  }
+  await formAction(ctx, render, async () => {
+    await resetPassword(domain, token, text('new_password'));
+    return page('Password changed', '<p>Your password has been changed. You can log in with it now.</p>');
+  });
+}
+
+/** A sent form: the page `act` returns, or the form again with the domain's refusal (400). */
+async function formAction(ctx: Koa.Context, form: (error?: string) => string, act: () => Promise<string>): Promise<void> {
+  try {
+    ctx.body = await act();
+  } catch (error) {
+    if (!(error instanceof ParleyError)) throw error;
+    ctx.status = 400;
+    ctx.body = form(error.message);
   }
 }

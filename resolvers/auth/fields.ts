@@ -1,9 +1,9 @@
 // Logging in: exchanging a password (or, in development mode, just an email) for an API key.
 import { builder } from '../../schema/builder.ts';
+import { action, forUser } from '../../schema/fields.ts';
 import { AuthenticationFailedError, NotFoundError, RealmDeactivatedError, UserDeactivatedError } from '../errors.ts';
 import { checkPassword } from './credentials.ts';
 import { regenerateOwnApiKey } from './regenerate.ts';
-import { requireUser } from '../../schema/context.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import type { Context } from '../../schema/context.ts';
 import { exactInsensitive } from '../rows.ts';
@@ -65,10 +65,7 @@ builder.mutationFields((t) => ({
   requestPasswordReset: t.boolean({
     description: 'E-mails a password reset link to the address if it is an active user\'s of the organization; answers true either way, so it tells nobody who has an account.',
     args: { email: t.arg.string({ required: true, description: 'The account\'s e-mail address.' }) },
-    resolve: async (_root, args, ctx) => {
-      await requestPasswordReset(ctx, args.email);
-      return true;
-    },
+    resolve: action((ctx, args) => requestPasswordReset(ctx, args.email)),
   }),
   resetPassword: t.boolean({
     description: 'Sets a new password with the token of a reset link (valid 24 hours, once).',
@@ -76,16 +73,13 @@ builder.mutationFields((t) => ({
       token: t.arg.string({ required: true, description: 'The token of the link, `/accounts/password/reset/<token>/`.' }),
       newPassword: t.arg.string({ required: true, description: 'At least 6 characters and hard enough to guess.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await resetPassword(ctx, args.token, args.newPassword);
-      return true;
-    },
+    resolve: action((ctx, args) => resetPassword(ctx, args.token, args.newPassword)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   regenerateApiKey: t.string({
     description: 'Gives the viewer a new API key and returns it; the old key stops working at once (bots may renew their own).',
-    resolve: (_root, _args, ctx) => regenerateOwnApiKey(ctx, requireUser(ctx)),
+    resolve: forUser(regenerateOwnApiKey),
   }),
 }));

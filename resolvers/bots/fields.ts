@@ -1,9 +1,10 @@
 // GraphQL fields of bots: the viewer's bots, creating, configuring, deactivating them and
 // regenerating their keys.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { action, forUser, userAction } from '../../schema/fields.ts';
+import { requireUser, type Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
-import { botRecord, botRecordsFor, createBot, deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from './bots.ts';
+import { botRecord, botRecordsFor, createBot, deactivateBot, listOwnBots, regenerateBotApiKey, updateBot, type CreatedBot, type UpdatedBot } from './bots.ts';
 import { getBotStorage, removeBotStorage, updateBotStorage } from './storage.ts';
 import { FileUploadInput } from '../../schema/emoji.ts';
 import type { UploadedFile } from '../emoji/custom.ts';
@@ -16,6 +17,16 @@ async function botAvatar(files: UploadedFile[] | null | undefined): Promise<Prep
   if (!files?.length) return null;
   if (files.length > 1) throw new BadRequestError('You may only upload one file at a time.');
   return prepareAvatar(files[0]!);
+}
+
+/** Creates or changes a bot with its avatar (read first, stored once the bot is written); answers the bot's record. */
+async function withAvatar<T extends CreatedBot | UpdatedBot>(
+  ctx: Context, files: UploadedFile[] | null | undefined, write: () => Promise<T>,
+): Promise<{ written: T; record: Json }> {
+  const avatar = await botAvatar(files);
+  const written = await write();
+  const bot = avatar ? await storeAvatar(ctx, written.bot, avatar) : written.bot;
+  return { written, record: botRecord(bot, written.profile, written.names, ctx.config.gravatarEnabled) };
 }
 interface BotShape extends Json { ownerEmail?: string | null }
 
@@ -61,12 +72,12 @@ builder.queryFields((t) => ({
   ownBots: t.field({
     type: [BotType],
     description: 'The viewer\'s active bots, oldest first (Zulip\'s GET /bots).',
-    resolve: (_root, _args, ctx) => listOwnBots(ctx, requireUser(ctx)),
+    resolve: forUser(listOwnBots),
   }),
   administeredBots: t.field({
     type: [BotType],
     description: 'Every bot the viewer administers, deactivated ones included: all of them for administrators, else their own (register\'s realm_bots).',
-    resolve: (_root, _args, ctx) => botRecordsFor(ctx.db, ctx.realm.id, requireUser(ctx), ctx.config.gravatarEnabled),
+    resolve: forUser((ctx, user) => botRecordsFor(ctx.db, ctx.realm.id, user, ctx.config.gravatarEnabled)),
   }),
 }));
 
@@ -87,12 +98,9 @@ builder.mutationFields((t) => ({
       defaultAllPublicStreams: t.arg.boolean({ description: 'Register for events in all public channels by default.' }),
       files: t.arg({ type: [FileUploadInput], description: 'The bot\'s avatar: at most one image (at most max_avatar_file_size_mib).' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const { files, ...input } = args;
-      const avatar = await botAvatar(files);
-      const created = await createBot(ctx, requireUser(ctx), { ...input, configData: configData(input.configData) });
-      const bot = avatar ? await storeAvatar(ctx, created.bot, avatar) : created.bot;
-      return botRecord(bot, created.profile, created.names, ctx.config.gravatarEnabled);
+    resolve: async (_root, { files, ...input }, ctx) => {
+      const { record } = await withAvatar(ctx, files, () => createBot(ctx, requireUser(ctx), { ...input, configData: configData(input.configData) }));
+      return record;
     },
   }),
   updateBot: t.field({
@@ -111,26 +119,20 @@ builder.mutationFields((t) => ({
       defaultAllPublicStreams: t.arg.boolean({ description: 'Register for events in all public channels by default.' }),
       files: t.arg({ type: [FileUploadInput], description: 'The bot\'s avatar: at most one image (at most max_avatar_file_size_mib).' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const { botId, files, ...changes } = args;
-      const avatar = await botAvatar(files);
-      const updated = await updateBot(ctx, requireUser(ctx), botId, { ...changes, configData: configData(changes.configData) });
-      const bot = avatar ? await storeAvatar(ctx, updated.bot, avatar) : updated.bot;
-      return { ...botRecord(bot, updated.profile, updated.names, ctx.config.gravatarEnabled), ownerEmail: updated.owner?.email ?? null };
+    resolve: async (_root, { botId, files, ...changes }, ctx) => {
+      const { written, record } = await withAvatar(ctx, files, () => updateBot(ctx, requireUser(ctx), botId, { ...changes, configData: configData(changes.configData) }));
+      return { ...record, ownerEmail: written.owner?.email ?? null };
     },
   }),
   deactivateBot: t.boolean({
     description: 'Deactivates a bot the viewer administers.',
     args: { botId: t.arg.int({ required: true, description: 'The bot to deactivate.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deactivateBot(ctx, requireUser(ctx), args.botId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deactivateBot(ctx, user, args.botId)),
   }),
   regenerateBotApiKey: t.string({
     description: 'Gives a bot the viewer administers a new API key (the old one stops working) and returns it.',
     args: { botId: t.arg.int({ required: true, description: 'The bot.' }) },
-    resolve: (_root, args, ctx) => regenerateBotApiKey(ctx, requireUser(ctx), args.botId),
+    resolve: forUser((ctx, user, args) => regenerateBotApiKey(ctx, user, args.botId)),
   }),
 }));
 
@@ -139,7 +141,7 @@ builder.queryFields((t) => ({
     type: 'JSON',
     description: 'The viewer\'s stored key-value pairs (Zulip\'s bot storage): these keys, or all; a missing key is an error.',
     args: { keys: t.arg.stringList({ description: 'Keys to read; omitted: every key.' }) },
-    resolve: (_root, args, ctx) => getBotStorage(ctx, requireUser(ctx), args.keys),
+    resolve: forUser((ctx, user, args) => getBotStorage(ctx, user, args.keys)),
   }),
 }));
 
@@ -147,18 +149,14 @@ builder.mutationFields((t) => ({
   updateBotStorage: t.boolean({
     description: 'Stores key-value pairs (strings) for the viewer, within 10,000,000 characters in all.',
     args: { storage: t.arg({ type: 'JSON', required: true, description: 'An object of string values.' }) },
-    resolve: async (_root, args, ctx) => {
+    resolve: action((ctx, args) => {
       if (typeof args.storage !== 'object' || args.storage === null || Array.isArray(args.storage)) throw new BadRequestError('storage is not a dict');
-      await updateBotStorage(ctx, requireUser(ctx), args.storage as Record<string, unknown>);
-      return true;
-    },
+      return updateBotStorage(ctx, requireUser(ctx), args.storage as Record<string, unknown>);
+    }),
   }),
   removeBotStorage: t.boolean({
     description: 'Removes stored keys (all of them when none are named); every key named must exist.',
     args: { keys: t.arg.stringList({ description: 'Keys to remove; omitted: every key.' }) },
-    resolve: async (_root, args, ctx) => {
-      await removeBotStorage(ctx, requireUser(ctx), args.keys);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => removeBotStorage(ctx, user, args.keys)),
   }),
 }));

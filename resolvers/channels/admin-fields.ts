@@ -1,7 +1,8 @@
 // GraphQL fields for administering channels: creation, settings updates, archiving, default
 // channels and channel e-mail addresses.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { channelArg } from '../../schema/channels.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { updateChannel } from './update.ts';
 import { CHANNEL_PERMISSION_SETTINGS, TOPICS_POLICY_DESCRIPTION } from './permission-settings.ts';
 import { archiveChannel } from './archive.ts';
@@ -31,33 +32,29 @@ builder.mutationFields((t) => ({
         description: `${description} Update object \`{new, old?}\` for ${name}: \`old\`, when given, must be the current value.`,
       })])) as Record<string, any>,
     },
-    resolve: async (_root, args: Record<string, any>, ctx) => {
+    resolve: userAction((ctx, user, args: Record<string, any>) => {
       const groupSettings: Record<string, unknown> = {};
       for (const { name, field } of CHANNEL_PERMISSION_SETTINGS) if (args[field] != null) groupSettings[name] = args[field];
-      await updateChannel(ctx, requireUser(ctx), args.channelId, {
+      return updateChannel(ctx, user, args.channelId, {
         newName: args.newName, description: args.description, isPrivate: args.isPrivate, isWebPublic: args.isWebPublic,
         historyPublicToSubscribers: args.historyPublicToSubscribers, isDefaultStream: args.isDefaultStream,
         messageRetentionDays: args.messageRetentionDays, topicsPolicy: args.topicsPolicy,
         folderId: 'folderId' in args ? args.folderId : undefined,
         isArchived: args.isArchived, groupSettings,
       });
-      return true;
-    },
+    }),
   }),
   archiveChannel: t.boolean({
     description: 'Archives a channel (Zulip\'s DELETE /streams/{stream_id}): it keeps its history but accepts no messages.',
     args: { channelId: t.arg.int({ required: true, description: 'The channel to archive.' }) },
-    resolve: async (_root, args, ctx) => {
-      await archiveChannel(ctx, requireUser(ctx), args.channelId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => archiveChannel(ctx, user, args.channelId)),
   }),
 }));
 
 builder.queryFields((t) => ({
   defaultChannelIds: t.intList({
     description: 'The channels every new user is subscribed to (register\'s `realm_default_streams`); empty for guests.',
-    resolve: async (_root, _args, ctx) => (isGuest(requireUser(ctx)) ? [] : defaultChannelIds(ctx)),
+    resolve: forUser(async (ctx, user) => (isGuest(user) ? [] : defaultChannelIds(ctx))),
   }),
   channelEmailAddress: t.string({
     description: 'The address that posts e-mail to a channel (Zulip\'s GET /streams/{stream_id}/email_address). Parley runs no email gateway, so it is always "", as on Zulip servers without one.',
@@ -65,26 +62,20 @@ builder.queryFields((t) => ({
       channelId: t.arg.int({ required: true, description: 'A channel the viewer may read.' }),
       senderId: t.arg.int({ description: 'Who e-mailed messages appear from: the viewer, or a bot the viewer may administer.' }),
     },
-    resolve: (_root, args, ctx) => channelEmailAddress(ctx, requireUser(ctx), args.channelId, args.senderId ?? null),
+    resolve: forUser((ctx, user, args) => channelEmailAddress(ctx, user, args.channelId, args.senderId ?? null)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   addDefaultChannel: t.boolean({
     description: 'Makes a public channel a default channel for new users (administrators; Zulip\'s POST /default_streams).',
-    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
-    resolve: async (_root, args, ctx) => {
-      await addDefaultChannel(ctx, requireUser(ctx), args.channelId);
-      return true;
-    },
+    args: channelArg,
+    resolve: userAction((ctx, user, args) => addDefaultChannel(ctx, user, args.channelId)),
   }),
   removeDefaultChannel: t.boolean({
     description: 'Stops subscribing new users to a channel (administrators; Zulip\'s DELETE /default_streams).',
-    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
-    resolve: async (_root, args, ctx) => {
-      await removeDefaultChannel(ctx, requireUser(ctx), args.channelId);
-      return true;
-    },
+    args: channelArg,
+    resolve: userAction((ctx, user, args) => removeDefaultChannel(ctx, user, args.channelId)),
   }),
   createChannel: t.int({
     description: 'Creates a channel and subscribes exactly the given users (Zulip\'s POST /channels/create); an existing name is an error. Returns the channel ID.',
@@ -98,9 +89,9 @@ builder.mutationFields((t) => ({
       folderId: t.arg.int({ description: 'The channel folder it goes in.' }),
       ...subscribeCreationArgs(t),
     },
-    resolve: (_root, args, ctx) => {
+    resolve: forUser((ctx, user, args) => {
       const options = args as unknown as Omit<CreateChannelInput, 'groupSettings'>;
-      return createChannel(ctx, requireUser(ctx), { ...options, groupSettings: groupSettingArgs(args as Record<string, unknown>) });
-    },
+      return createChannel(ctx, user, { ...options, groupSettings: groupSettingArgs(args as Record<string, unknown>) });
+    }),
   }),
 }));

@@ -1,14 +1,15 @@
 // GraphQL fields of the channels area (foundation level; full subscription rules come with their issue).
 import { builder } from '../../schema/builder.ts';
+import { forUser } from '../../schema/fields.ts';
 import { ChannelType, SubscribeResult, SubscriptionType } from '../../schema/channels.ts';
 import { requireUser } from '../../schema/context.ts';
+import { principalList } from './principals.ts';
 import { accessChannelById, accessChannelByName, hasContentAccess, hasMetadataAccess } from './access.ts';
 import { subscribe, type SubscribeInput } from './subscribe.ts';
 import { sendNewSubscriptionMessages } from './subscribe-events.ts';
 import { groupSettingArgs, subscribeCreationArgs } from './subscribe-args.ts';
 import { publishDefaultStreams } from './default-streams.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
-import { BadRequestError } from '../errors.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
 
@@ -80,7 +81,7 @@ builder.queryFields((t) => ({
   channelIdByName: t.int({
     description: 'The ID of a channel the viewer may know about, by name.',
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => (await accessChannelByName(ctx.db, requireUser(ctx), args.name)).id,
+    resolve: forUser(async (ctx, user, args) => (await accessChannelByName(ctx.db, user, args.name)).id),
   }),
   subscriptions: t.prismaField({
     type: [SubscriptionType],
@@ -110,20 +111,16 @@ builder.mutationFields((t) => ({
       folderId: t.arg.int({ description: 'The channel folder of channels this request creates.' }),
       ...subscribeCreationArgs(t),
     },
-    resolve: async (_root, args, ctx) => {
-      const actor = requireUser(ctx);
-      const principals = args.principals as unknown;
-      if (principals != null && (!Array.isArray(principals) || !principals.every((p) => typeof p === 'number' || typeof p === 'string'))) {
-        throw new BadRequestError('Invalid principals');
-      }
+    resolve: forUser(async (ctx, actor, args) => {
+      const principals = principalList(args.principals);
       const options = args as unknown as Omit<SubscribeInput, 'subscriptions' | 'principals' | 'groupSettings'>;
       const { result, created, added } = await subscribe(ctx, actor, {
-        ...options, subscriptions: args.subscriptions, principals: principals as (number | string)[] | null, groupSettings: groupSettingArgs(args as Record<string, unknown>),
+        ...options, subscriptions: args.subscriptions, principals, groupSettings: groupSettingArgs(args as Record<string, unknown>),
       });
       await sendNewSubscriptionMessages(ctx, actor, created, added, options.announce ?? false);
       if (created.length && options.isDefaultStream) await publishDefaultStreams(ctx);
       return result;
-    },
+    }),
   }),
 }));
 

@@ -1,6 +1,6 @@
 // GraphQL for channel folders: the list, and administrators' creation, changes and reordering.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import {
   createChannelFolder, listChannelFolders, reorderChannelFolders, updateChannelFolder,
   MAX_FOLDER_DESCRIPTION_LENGTH, MAX_FOLDER_NAME_LENGTH, type ChannelFolderWire,
@@ -27,10 +27,7 @@ builder.queryFields((t) => ({
     args: {
       includeArchived: t.arg.boolean({ defaultValue: false, description: 'Include archived folders.' }),
     },
-    resolve: (_root, args, ctx) => {
-      requireUser(ctx);
-      return listChannelFolders(ctx, args.includeArchived ?? false);
-    },
+    resolve: forUser((ctx, _user, args) => listChannelFolders(ctx, args.includeArchived ?? false)),
   }),
 }));
 
@@ -41,7 +38,7 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, description: `Its name (at most ${MAX_FOLDER_NAME_LENGTH} characters, unique ignoring case).` }),
       description: t.arg.string({ required: true, description: `Its description in Zulip markdown (at most ${MAX_FOLDER_DESCRIPTION_LENGTH} characters).` }),
     },
-    resolve: (_root, args, ctx) => createChannelFolder(ctx, requireUser(ctx), args),
+    resolve: forUser(createChannelFolder),
   }),
   updateChannelFolder: t.boolean({
     description: 'Renames, redescribes, archives or unarchives a channel folder (administrators). A folder holding unarchived channels cannot be archived.',
@@ -51,19 +48,13 @@ builder.mutationFields((t) => ({
       description: t.arg.string({ description: 'Its new description.' }),
       isArchived: t.arg.boolean({ description: 'Archive (true) or unarchive (false) it.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateChannelFolder(ctx, requireUser(ctx), args.channelFolderId, args);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => updateChannelFolder(ctx, user, args.channelFolderId, args)),
   }),
   reorderChannelFolders: t.boolean({
     description: 'Sets the order of the organization\'s channel folders (administrators).',
     args: {
       order: t.arg.intList({ required: true, description: 'Every folder\'s ID (archived ones included), each once, in the new order.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await reorderChannelFolders(ctx, requireUser(ctx), args.order);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => reorderChannelFolders(ctx, user, args.order)),
   }),
 }));

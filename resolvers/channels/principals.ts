@@ -3,6 +3,13 @@ import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
 import { exactInsensitive, isDbId } from '../rows.ts';
 
+/** The `principals` argument (JSON): absent, or a list of user IDs and API emails. */
+export function principalList(raw: unknown): (number | string)[] | null {
+  if (raw == null) return null;
+  if (!Array.isArray(raw) || !raw.every((p) => typeof p === 'number' || typeof p === 'string')) throw new BadRequestError('Invalid principals');
+  return raw as (number | string)[];
+}
+
 export async function resolvePrincipals(tx: Prisma.TransactionClient, realmId: number, principals: (number | string)[]): Promise<User[]> {
   const users: User[] = [];
   for (const principal of principals) {

@@ -1,8 +1,10 @@
 // GraphQL fields for managing subscriptions: unsubscribe, personal subscription settings and
 // subscriber lists (the subscribe mutation itself is in fields.ts).
 import { builder } from '../../schema/builder.ts';
+import { action, forUser, userAction } from '../../schema/fields.ts';
 import { requireUser } from '../../schema/context.ts';
 import { UnsubscribeResult, UpdateSubscriptionsResult } from '../../schema/subscriptions.ts';
+import { channelArg } from '../../schema/channels.ts';
 import { SubscriptionSpec } from './fields.ts';
 import { subscribeInTransaction } from './subscribe.ts';
 import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe-events.ts';
@@ -11,29 +13,21 @@ import { inTransaction } from '../transaction.ts';
 import { publishUnsubscribeEvents, unsubscribe, unsubscribeInTransaction, type RemovedPairs } from './unsubscribe.ts';
 import { updateSubscriptionProperties, type PropertyChange } from './properties.ts';
 import { channelSubscribers, userIsSubscribed } from './members.ts';
-
-function principalList(raw: unknown): (number | string)[] | null {
-  if (raw == null) return null;
-  if (!Array.isArray(raw) || !raw.every((p) => typeof p === 'number' || typeof p === 'string')) throw new BadRequestError('Invalid principals');
-  return raw as (number | string)[];
-}
+import { principalList } from './principals.ts';
 
 builder.queryFields((t) => ({
   channelSubscribers: t.intList({
     description: 'User IDs of a channel\'s subscribers, if the viewer may see them (Zulip\'s GET /streams/{stream_id}/members).',
-    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
-    resolve: (_root, args, ctx) => channelSubscribers(ctx, requireUser(ctx), args.channelId),
+    args: channelArg,
+    resolve: forUser((ctx, user, args) => channelSubscribers(ctx, user, args.channelId)),
   }),
   isSubscribed: t.boolean({
     description: 'Whether a user is subscribed to a channel (Zulip\'s GET /users/{user_id}/subscriptions/{stream_id}).',
     args: {
       userId: t.arg.int({ description: 'The user; default the viewer.' }),
-      channelId: t.arg.int({ required: true, description: 'The channel.' }),
+      ...channelArg,
     },
-    resolve: (_root, args, ctx) => {
-      const viewer = requireUser(ctx);
-      return userIsSubscribed(ctx, viewer, args.userId ?? viewer.id, args.channelId);
-    },
+    resolve: forUser((ctx, viewer, args) => userIsSubscribed(ctx, viewer, args.userId ?? viewer.id, args.channelId)),
   }),
 }));
 
@@ -45,7 +39,7 @@ builder.mutationFields((t) => ({
       subscriptions: t.arg.stringList({ required: true, description: 'Names of the channels.' }),
       principals: t.arg({ type: 'JSON', description: 'User IDs or API emails; default the viewer.' }),
     },
-    resolve: (_root, args, ctx) => unsubscribe(ctx, requireUser(ctx), args.subscriptions, principalList(args.principals)),
+    resolve: forUser((ctx, user, args) => unsubscribe(ctx, user, args.subscriptions, principalList(args.principals))),
   }),
   updateSubscriptions: t.field({
     type: UpdateSubscriptionsResult,
@@ -54,8 +48,7 @@ builder.mutationFields((t) => ({
       add: t.arg({ type: [SubscriptionSpec], required: true, description: 'Channels to join, created when missing.' }),
       delete: t.arg.stringList({ required: true, description: 'Names of channels to leave.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const actor = requireUser(ctx);
+    resolve: forUser(async (ctx, actor, args) => {
       if (!args.add.length && !args.delete.length) throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
       const { added, removed } = await inTransaction(ctx, async (txc) => {
         const removedPairs: RemovedPairs = [];
@@ -67,12 +60,12 @@ builder.mutationFields((t) => ({
       });
       await sendNewSubscriptionMessages(ctx, actor, added.created, added.added, false);
       return { ...added.result, ...removed };
-    },
+    }),
   }),
   updateSubscriptionProperties: t.boolean({
     description: 'Changes the viewer\'s personal settings for subscribed channels: a list of `{stream_id, property, value}`.',
     args: { subscriptionData: t.arg({ type: 'JSON', required: true, description: 'Changes: `{stream_id, property, value}` objects. A null value resets a notification setting (desktop/audible/push/email_notifications, wildcard_mentions_notify) to the user\'s default.' }) },
-    resolve: async (_root, args, ctx) => {
+    resolve: action((ctx, args) => {
       const raw = args.subscriptionData;
       if (!Array.isArray(raw)) throw new BadRequestError('subscription_data is not a list');
       const changes: PropertyChange[] = raw.map((item, i) => {
@@ -81,20 +74,16 @@ builder.mutationFields((t) => ({
         for (const key of ['stream_id', 'property', 'value']) if (!(key in o)) throw new BadRequestError(`subscription_data[${i}] is missing ${key}`);
         return { streamId: o.stream_id, property: o.property, value: o.value };
       });
-      await updateSubscriptionProperties(ctx, requireUser(ctx), changes);
-      return true;
-    },
+      return updateSubscriptionProperties(ctx, requireUser(ctx), changes);
+    }),
   }),
   updateSubscriptionProperty: t.boolean({
     description: 'Changes one personal setting of one subscribed channel (Zulip\'s older PATCH /users/me/subscriptions/{stream_id}).',
     args: {
-      channelId: t.arg.int({ required: true, description: 'The channel.' }),
+      ...channelArg,
       property: t.arg.string({ required: true, description: 'The setting: color, is_muted, in_home_view, pin_to_top, or a notification setting.' }),
       value: t.arg({ type: 'JSON', description: 'Its new value; null (or omitted) resets a notification setting to the user\'s default.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateSubscriptionProperties(ctx, requireUser(ctx), [{ streamId: args.channelId, property: args.property, value: args.value ?? null }]);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => updateSubscriptionProperties(ctx, user, [{ streamId: args.channelId, property: args.property, value: args.value ?? null }])),
   }),
 }));

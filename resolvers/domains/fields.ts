@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { RealmDomainType } from '../../schema/domains.ts';
 import { addRealmDomain, changeRealmDomain, listRealmDomains, removeRealmDomain } from './actions.ts';
 
@@ -7,10 +7,7 @@ builder.queryFields((t) => ({
   realmDomains: t.field({
     type: [RealmDomainType],
     description: 'The email domains new users may sign up with. Any member may read them.',
-    resolve: (_root, _args, ctx) => {
-      requireUser(ctx);
-      return listRealmDomains(ctx);
-    },
+    resolve: forUser((ctx) => listRealmDomains(ctx)),
   }),
 }));
 
@@ -22,7 +19,7 @@ builder.mutationFields((t) => ({
       domain: t.arg.string({ required: true, description: 'The domain, such as `example.com`.' }),
       allowSubdomains: t.arg.boolean({ required: true, description: 'Whether subdomains of the domain are allowed too.' }),
     },
-    resolve: (_root, args, ctx) => addRealmDomain(ctx, requireUser(ctx), args.domain, args.allowSubdomains),
+    resolve: forUser((ctx, user, args) => addRealmDomain(ctx, user, args.domain, args.allowSubdomains)),
   }),
   changeRealmDomain: t.boolean({
     description: 'Changes whether subdomains of an allowed domain are allowed. Owners only.',
@@ -30,17 +27,11 @@ builder.mutationFields((t) => ({
       domain: t.arg.string({ required: true, description: 'An allowed domain.' }),
       allowSubdomains: t.arg.boolean({ required: true, description: 'Whether subdomains of the domain are allowed too.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await changeRealmDomain(ctx, requireUser(ctx), args.domain, args.allowSubdomains);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => changeRealmDomain(ctx, user, args.domain, args.allowSubdomains)),
   }),
   removeRealmDomain: t.boolean({
     description: 'Removes an allowed domain; removing the last one lifts the sign-up restriction. Owners only.',
     args: { domain: t.arg.string({ required: true, description: 'An allowed domain.' }) },
-    resolve: async (_root, args, ctx) => {
-      await removeRealmDomain(ctx, requireUser(ctx), args.domain);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => removeRealmDomain(ctx, user, args.domain)),
   }),
 }));

@@ -1,7 +1,7 @@
 // GraphQL fields of custom emoji.
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { CustomEmojiType, FileUploadInput } from '../../schema/emoji.ts';
-import { requireUser } from '../../schema/context.ts';
 import { addCustomEmoji, customEmojiRows, deactivateCustomEmoji, realmEmojiRecord } from './custom.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
@@ -10,10 +10,7 @@ builder.queryFields((t) => ({
   customEmoji: t.field({
     type: [CustomEmojiType],
     description: 'Every custom emoji of the viewer\'s organization, deactivated ones included, by ID.',
-    resolve: async (_root, _args, ctx) => {
-      requireUser(ctx);
-      return (await customEmojiRows(ctx.db, ctx.realm.id)).map(realmEmojiRecord);
-    },
+    resolve: forUser(async (ctx) => (await customEmojiRows(ctx.db, ctx.realm.id)).map(realmEmojiRecord)),
   }),
 }));
 
@@ -25,14 +22,11 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, description: 'Lowercase letters, digits, dashes and underscores (spaces become underscores), ending in a letter or digit.' }),
       files: t.arg({ type: [FileUploadInput], required: true, description: 'The uploaded files: exactly one is accepted.' }),
     },
-    resolve: (_root, args, ctx) => addCustomEmoji(ctx, requireUser(ctx), args.name, args.files),
+    resolve: forUser((ctx, user, args) => addCustomEmoji(ctx, user, args.name, args.files)),
   }),
   deactivateCustomEmoji: t.boolean({
     description: 'Deactivates an active custom emoji by name (its author or an administrator).',
     args: { name: t.arg.string({ required: true, description: 'The emoji\'s name.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deactivateCustomEmoji(ctx, requireUser(ctx), args.name);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deactivateCustomEmoji(ctx, user, args.name)),
   }),
 }));

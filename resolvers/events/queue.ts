@@ -28,7 +28,9 @@ const prefixes = new WeakMap<WireEvent, string>();
 
 /** `event` as queued with `id` (after its own fields, as Zulip's queues add it); `json` is the event's JSON when known. */
 export function queuedEvent(event: WireEvent, id: number, json?: string): QueuedEvent {
-  const queued = { ...event, id } as QueuedEvent;
+  // Not `{ ...event, id }`: V8 (Node 20) builds a spread followed by more properties through a slow
+  // path (and a slow object), once per queue of every fan-out.
+  const queued = Object.assign({}, event, { id }) as QueuedEvent;
   // An event with a field named `id` of its own keeps it where it was: serialized as a whole.
   if (!Object.hasOwn(event, 'id')) bodies.set(queued, json ?? event);
   return queued;
@@ -82,9 +84,43 @@ export interface QueueSnapshot {
   lastAccess: number;
 }
 
-interface Waiter {
-  afterId: number;
-  wake: (events: QueuedEvent[]) => void;
+/**
+ * A poll or subscription waiting on a queue. An object with methods rather than closures made per
+ * wait: a fan-out wakes a thousand of them and they wait again at once, and each closure made
+ * here would also be renamed on creation (tsx keeps function names: a defineProperty per closure).
+ */
+class Waiter {
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly queue: EventQueue,
+    private readonly waiters: Set<Waiter>,
+    readonly afterId: number,
+    private readonly resolve: (events: QueuedEvent[]) => void,
+    private readonly signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(wakeEmpty, timeoutMs, this);
+    signal?.addEventListener('abort', this);
+    waiters.add(this);
+  }
+
+  wake(events: QueuedEvent[]): void {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this);
+    this.waiters.delete(this);
+    this.queue.touch();
+    this.resolve(events);
+  }
+
+  /** The signal's abort: the waiter is its own listener. */
+  handleEvent(): void {
+    this.wake([]);
+  }
+}
+
+function wakeEmpty(waiter: Waiter): void {
+  waiter.wake([]);
 }
 
 export class EventQueue {
@@ -153,7 +189,17 @@ export class EventQueue {
   }
 
   eventsAfter(afterId: number): QueuedEvent[] {
-    return this.events.filter((e) => e.id > afterId);
+    // IDs ascend, and a streaming subscription keeps up to STREAM_RESUME_WINDOW events queued:
+    // found by bisection, not by a pass over all of them on every wait and wake-up.
+    const { events } = this;
+    let low = 0;
+    let high = events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (events[middle]!.id > afterId) high = middle;
+      else low = middle + 1;
+    }
+    return events.slice(low);
   }
 
   /**
@@ -164,22 +210,7 @@ export class EventQueue {
   wait(timeoutMs: number, afterId = -1, signal?: AbortSignal): Promise<QueuedEvent[]> {
     const pending = this.eventsAfter(afterId);
     if (pending.length || signal?.aborted) return Promise.resolve(pending);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        afterId,
-        wake: (events) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          this.waiters.delete(waiter);
-          this.touch();
-          resolve(events);
-        },
-      };
-      const onAbort = () => waiter.wake([]);
-      const timer = setTimeout(() => waiter.wake([]), timeoutMs);
-      signal?.addEventListener('abort', onAbort);
-      this.waiters.add(waiter);
-    });
+    return new Promise((resolve) => void new Waiter(this, this.waiters, afterId, resolve, signal, timeoutMs));
   }
 
   /** Answers every waiting poll (with nothing), so the queue can be closed. */

@@ -1,6 +1,6 @@
 // GraphQL fields of organization exports.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { deleteExport, exportConsents, listExports, requestExport, type ExportRecord } from './exports.ts';
 
 const RealmExportType = builder.objectRef<ExportRecord>('RealmExport').implement({
@@ -29,12 +29,12 @@ builder.queryFields((t) => ({
   realmExports: t.field({
     type: [RealmExportType],
     description: 'The organization\'s data exports (administrators).',
-    resolve: (_root, _args, ctx) => listExports(ctx, requireUser(ctx)),
+    resolve: forUser(listExports),
   }),
   realmExportConsents: t.field({
     type: [ExportConsentType],
     description: 'Which active members consent to their private data being exported (administrators).',
-    resolve: (_root, _args, ctx) => exportConsents(ctx, requireUser(ctx)),
+    resolve: forUser(exportConsents),
   }),
 }));
 
@@ -42,14 +42,11 @@ builder.mutationFields((t) => ({
   exportRealm: t.int({
     description: 'Requests a data export of the organization (administrators), built in the background; `realm_export` events follow it. Returns its ID.',
     args: { exportType: t.arg.int({ description: '1 public data (default), 2 standard: also the private data of members who consented.' }) },
-    resolve: (_root, args, ctx) => requestExport(ctx, requireUser(ctx), args.exportType),
+    resolve: forUser((ctx, user, args) => requestExport(ctx, user, args.exportType)),
   }),
   deleteRealmExport: t.boolean({
     description: 'Deletes a finished export\'s archive (administrators).',
     args: { exportId: t.arg.int({ required: true, description: 'The export\'s ID.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deleteExport(ctx, requireUser(ctx), args.exportId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deleteExport(ctx, user, args.exportId)),
   }),
 }));

@@ -1,7 +1,9 @@
 // GraphQL fields of the user-groups area. Rules live in the actions beside this file.
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { UserGroupType, type UserGroupRecord } from '../../schema/groups.ts';
-import { requireUser } from '../../schema/context.ts';
+import type { Context } from '../../schema/context.ts';
+import type { User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError } from '../errors.ts';
 import { GroupIndex } from './group-index.ts';
 import { groupInRealm, refuseGuests } from './access.ts';
@@ -28,61 +30,66 @@ function settingsFrom(args: Record<string, unknown>): Record<string, unknown> {
   return settings;
 }
 
+const groupArg = builder.args((t) => ({ userGroupId: t.int({ required: true, description: 'The group.' }) }));
+
+/** The group a reading member (not a guest) names. */
+async function groupForMember(ctx: Context, user: User, groupId: number) {
+  refuseGuests(user);
+  return groupInRealm(ctx.db as any, ctx.realm.id, groupId);
+}
+
 builder.queryFields((t) => ({
   userGroups: t.field({
     type: [UserGroupType],
     description: 'The organization\'s named user groups, system groups included (Zulip\'s GET /user_groups).',
     args: { includeDeactivatedGroups: t.arg.boolean({ defaultValue: false, description: 'Also list deactivated groups.' }) },
-    resolve: async (_root, args, ctx) => {
-      refuseGuests(requireUser(ctx));
+    resolve: forUser(async (ctx, user, args) => {
+      refuseGuests(user);
       const index = await GroupIndex.load(ctx.db, ctx.realm.id, { allMembers: true, viewerId: null });
       return [...index.groups.values()]
         .filter((g) => g.name !== null && (args.includeDeactivatedGroups || !g.deactivated))
         .map((g) => index.apiGroup(g) as unknown as UserGroupRecord);
-    },
+    }),
   }),
   userGroupMembers: t.intList({
     description: 'IDs of the group\'s active members: direct ones, or (by default) through subgroups too.',
     args: {
-      userGroupId: t.arg.int({ required: true, description: 'The group.' }),
+      ...groupArg,
       directMemberOnly: t.arg.boolean({ defaultValue: false, description: 'Only direct members.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      refuseGuests(requireUser(ctx));
-      const group = await groupInRealm(ctx.db as any, ctx.realm.id, args.userGroupId);
+    resolve: forUser(async (ctx, user, args) => {
+      const group = await groupForMember(ctx, user, args.userGroupId);
       if (!args.directMemberOnly) return (await activeUserIdsInGroup(ctx.db, group.id)).sort((a, b) => a - b);
       const rows = await ctx.db.userGroupMember.findMany({ where: { groupId: group.id, user: { isActive: true } }, select: { userId: true }, orderBy: { userId: 'asc' } });
       return rows.map((r) => r.userId);
-    },
+    }),
   }),
   isUserGroupMember: t.boolean({
     description: 'Whether an active user is a member of the group (through subgroups too, unless directMemberOnly).',
     args: {
-      userGroupId: t.arg.int({ required: true, description: 'The group.' }),
+      ...groupArg,
       userId: t.arg.int({ required: true, description: 'The user.' }),
       directMemberOnly: t.arg.boolean({ defaultValue: false, description: 'Only direct membership counts.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      refuseGuests(requireUser(ctx));
-      const group = await groupInRealm(ctx.db as any, ctx.realm.id, args.userGroupId);
+    resolve: forUser(async (ctx, user, args) => {
+      const group = await groupForMember(ctx, user, args.userGroupId);
       const target = isDbId(args.userId) ? await ctx.db.user.findFirst({ where: { id: args.userId, realmId: ctx.realm.id } }) : null;
       if (!target) throw new BadRequestError('No such user');
       if (!target.isActive) throw new BadRequestError('User is deactivated');
       if (!args.directMemberOnly) return isUserInGroup(ctx.db, target.id, group.id);
       return (await ctx.db.userGroupMember.count({ where: { groupId: group.id, userId: target.id } })) > 0;
-    },
+    }),
   }),
   userGroupSubgroups: t.intList({
     description: 'IDs of the group\'s subgroups: direct ones, or (by default) at any depth.',
     args: {
-      userGroupId: t.arg.int({ required: true, description: 'The group.' }),
+      ...groupArg,
       directSubgroupOnly: t.arg.boolean({ defaultValue: false, description: 'Only direct subgroups.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      refuseGuests(requireUser(ctx));
-      const group = await groupInRealm(ctx.db as any, ctx.realm.id, args.userGroupId);
+    resolve: forUser(async (ctx, user, args) => {
+      const group = await groupForMember(ctx, user, args.userGroupId);
       return subgroupIdsOf(ctx.db as any, group.id, args.directSubgroupOnly ?? false);
-    },
+    }),
   }),
 }));
 
@@ -103,14 +110,14 @@ builder.mutationFields((t) => ({
       canMentionGroup: settingArg(t, 'Group-setting value: who may mention the group.'),
       canRemoveMembersGroup: settingArg(t, 'Group-setting value: who may remove members.'),
     },
-    resolve: (_root, args, ctx) => createUserGroup(ctx, requireUser(ctx), {
+    resolve: forUser((ctx, user, args) => createUserGroup(ctx, user, {
       name: args.name, description: args.description, members: args.members, subgroups: args.subgroups ?? null, settings: settingsFrom(args),
-    }),
+    })),
   }),
   updateUserGroup: t.boolean({
     description: 'Changes a group\'s name, description or permission settings, or reactivates it. Settings are update objects `{new, old?}`.',
     args: {
-      userGroupId: t.arg.int({ required: true, description: 'The group.' }),
+      ...groupArg,
       name: t.arg.string({ description: 'New name.' }),
       description: t.arg.string({ description: 'New description.' }),
       deactivated: t.arg.boolean({ description: '`false` reactivates the group; `true` does nothing.' }),
@@ -121,45 +128,33 @@ builder.mutationFields((t) => ({
       canMentionGroup: settingArg(t, 'Update object for who may mention the group.'),
       canRemoveMembersGroup: settingArg(t, 'Update object for who may remove members.'),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateUserGroup(ctx, requireUser(ctx), args.userGroupId, {
-        name: args.name, description: args.description, deactivated: args.deactivated, settings: settingsFrom(args),
-      });
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => updateUserGroup(ctx, user, args.userGroupId, {
+      name: args.name, description: args.description, deactivated: args.deactivated, settings: settingsFrom(args),
+    })),
   }),
   deactivateUserGroup: t.boolean({
     description: 'Deactivates a group that is no longer used as a subgroup or in any permission setting.',
-    args: { userGroupId: t.arg.int({ required: true, description: 'The group.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deactivateUserGroup(ctx, requireUser(ctx), args.userGroupId);
-      return true;
-    },
+    args: groupArg,
+    resolve: userAction((ctx, user, args) => deactivateUserGroup(ctx, user, args.userGroupId)),
   }),
   updateUserGroupMembers: t.boolean({
     description: 'Adds and removes members and subgroups of a group, all or nothing.',
     args: {
-      userGroupId: t.arg.int({ required: true, description: 'The group.' }),
+      ...groupArg,
       add: t.arg.intList({ description: 'User IDs to add.' }),
       delete: t.arg.intList({ description: 'User IDs to remove.' }),
       addSubgroups: t.arg.intList({ description: 'Group IDs to add as subgroups.' }),
       deleteSubgroups: t.arg.intList({ description: 'Group IDs to remove as subgroups.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateGroupMembership(ctx, requireUser(ctx), args.userGroupId, args, NOTHING_TO_DO_MEMBERS);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => updateGroupMembership(ctx, user, args.userGroupId, args, NOTHING_TO_DO_MEMBERS)),
   }),
   updateUserGroupSubgroups: t.boolean({
     description: 'Adds and removes subgroups of a group (Zulip\'s older subgroups endpoint).',
     args: {
-      userGroupId: t.arg.int({ required: true, description: 'The group.' }),
+      ...groupArg,
       add: t.arg.intList({ description: 'Group IDs to add as subgroups.' }),
       delete: t.arg.intList({ description: 'Group IDs to remove as subgroups.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateGroupMembership(ctx, requireUser(ctx), args.userGroupId, { addSubgroups: args.add, deleteSubgroups: args.delete }, NOTHING_TO_DO_SUBGROUPS);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => updateGroupMembership(ctx, user, args.userGroupId, { addSubgroups: args.add, deleteSubgroups: args.delete }, NOTHING_TO_DO_SUBGROUPS)),
   }),
 }));

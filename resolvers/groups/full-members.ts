@@ -11,6 +11,7 @@ import { inTransaction, type TransactionHost } from '../transaction.ts';
 import { activeUserIds } from '../users/audience.ts';
 import { ROLE_MEMBER } from '../users/roles.ts';
 import { SYSTEM_GROUPS } from './system.ts';
+import { startPeriodicJob } from '../periodic.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -89,33 +90,6 @@ export interface FullMemberPromotion {
 
 /** The promotion worker: every `intervalMs` (0 turns it off). */
 export function startFullMemberPromotion(services: Services, intervalMs: number, log: (line: string) => void): FullMemberPromotion {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> = Promise.resolve(0);
-  const promoteNow = (): Promise<number> => {
-    running = running.catch(() => 0).then(() => (stopped ? 0 : promoteNewFullMembers(services)));
-    return running;
-  };
-  const tick = async () => {
-    timer = null;
-    try {
-      await promoteNow();
-    } catch (error) {
-      log(`full member promotion: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (!stopped) schedule();
-  };
-  const schedule = () => {
-    timer = setTimeout(tick, intervalMs);
-    timer.unref();
-  };
-  if (intervalMs > 0) schedule();
-  return {
-    promoteNow,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running.catch(() => 0);
-    },
-  };
+  const job = startPeriodicJob('full member promotion', intervalMs, log, async (stopped) => (stopped() ? 0 : promoteNewFullMembers(services)));
+  return { promoteNow: job.runNow, stop: job.stop };
 }

@@ -1,6 +1,6 @@
 // GraphQL fields of invitations and sign-up.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { action, forUser, userAction } from '../../schema/fields.ts';
 import { confirmAddressForLink, createInviteLink, inviteByEmail, listInvitations, resendInvitation, revokeInvitation, type InviteOptions, type InviteRecord } from './invites.ts';
 import { signUp } from './signup.ts';
 import './events.ts';
@@ -55,7 +55,7 @@ builder.queryFields((t) => ({
   invitations: t.field({
     type: [InvitationType],
     description: 'Unexpired invitations the viewer manages: every one for administrators, else their own.',
-    resolve: (_root, _args, ctx) => listInvitations(ctx, requireUser(ctx)),
+    resolve: forUser(listInvitations),
   }),
 }));
 
@@ -67,39 +67,27 @@ builder.mutationFields((t) => ({
       notifyReferrerOnJoin: t.arg.boolean({ description: 'Tell the inviter when the account is made (default true).' }),
       ...inviteArgs(t, true),
     },
-    resolve: async (_root, args, ctx) => {
-      await inviteByEmail(ctx, requireUser(ctx), args.inviteeEmails, optionsOf(args));
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => inviteByEmail(ctx, user, args.inviteeEmails, optionsOf(args))),
   }),
   createInviteLink: t.string({
     description: 'Creates a reusable sign-up link (create_multiuse_invite_group) and returns its URL.',
     args: inviteArgs(t, false),
-    resolve: (_root, args, ctx) => createInviteLink(ctx, requireUser(ctx), optionsOf(args)),
+    resolve: forUser((ctx, user, args) => createInviteLink(ctx, user, optionsOf(args))),
   }),
   revokeInvitation: t.boolean({
     description: 'Revokes an e-mail invitation (its creator, or an administrator).',
     args: { inviteId: t.arg.int({ required: true, description: 'The invitation.' }) },
-    resolve: async (_root, args, ctx) => {
-      await revokeInvitation(ctx, requireUser(ctx), args.inviteId, false);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => revokeInvitation(ctx, user, args.inviteId, false)),
   }),
   revokeInviteLink: t.boolean({
     description: 'Revokes a reusable link (its creator, or an administrator).',
     args: { inviteId: t.arg.int({ required: true, description: 'The link.' }) },
-    resolve: async (_root, args, ctx) => {
-      await revokeInvitation(ctx, requireUser(ctx), args.inviteId, true);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => revokeInvitation(ctx, user, args.inviteId, true)),
   }),
   resendInvitation: t.boolean({
     description: 'Sends an e-mail invitation again (the same link), dated now.',
     args: { inviteId: t.arg.int({ required: true, description: 'The invitation.' }) },
-    resolve: async (_root, args, ctx) => {
-      await resendInvitation(ctx, requireUser(ctx), args.inviteId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => resendInvitation(ctx, user, args.inviteId)),
   }),
   confirmAddressForInviteLink: t.boolean({
     description: 'At a reusable link, on a server that sends e-mail: mails the address a link of its own to sign up with (no credentials needed).',
@@ -107,10 +95,7 @@ builder.mutationFields((t) => ({
       key: t.arg.string({ required: true, description: 'The key of the reusable link, `/join/<key>/`.' }),
       email: t.arg.string({ required: true, description: 'The address to confirm.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await confirmAddressForLink(ctx, args.key, args.email);
-      return true;
-    },
+    resolve: action((ctx, args) => confirmAddressForLink(ctx, args.key, args.email)),
   }),
   signUp: t.field({
     type: SignedUpType,

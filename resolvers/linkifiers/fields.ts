@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { LinkifierType } from '../../schema/linkifiers.ts';
 import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './actions.ts';
 // The area's event kinds, and how each queue sees them.
@@ -9,10 +9,7 @@ builder.queryFields((t) => ({
   realmLinkifiers: t.field({
     type: [LinkifierType],
     description: 'The organization\'s linkifiers, in the order they are applied. Any member may read them.',
-    resolve: (_root, _args, ctx) => {
-      requireUser(ctx);
-      return listLinkifiers(ctx.db, ctx.realm.id);
-    },
+    resolve: forUser((ctx) => listLinkifiers(ctx.db, ctx.realm.id)),
   }),
 }));
 
@@ -28,31 +25,22 @@ builder.mutationFields((t) => {
     addLinkifier: t.int({
       description: 'Adds a linkifier (last in order) and returns its ID. Administrators only.',
       args: fieldArgs(),
-      resolve: (_root, args, ctx) => addLinkifier(ctx, requireUser(ctx), args),
+      resolve: forUser(addLinkifier),
     }),
     updateLinkifier: t.boolean({
       description: 'Replaces a linkifier\'s pattern and URL template; optional fields left out keep their value. Administrators only.',
       args: { filterId: t.arg.int({ required: true, description: 'The linkifier\'s ID.' }), ...fieldArgs() },
-      resolve: async (_root, { filterId, ...args }, ctx) => {
-        await updateLinkifier(ctx, requireUser(ctx), filterId, args);
-        return true;
-      },
+      resolve: userAction((ctx, user, { filterId, ...args }) => updateLinkifier(ctx, user, filterId, args)),
     }),
     removeLinkifier: t.boolean({
       description: 'Deletes a linkifier. Administrators only.',
       args: { filterId: t.arg.int({ required: true, description: 'The linkifier\'s ID.' }) },
-      resolve: async (_root, args, ctx) => {
-        await removeLinkifier(ctx, requireUser(ctx), args.filterId);
-        return true;
-      },
+      resolve: userAction((ctx, user, args) => removeLinkifier(ctx, user, args.filterId)),
     }),
     reorderLinkifiers: t.boolean({
       description: 'Sets the order in which linkifiers apply. Administrators only.',
       args: { orderedLinkifierIds: t.arg.intList({ required: true, description: 'Every linkifier\'s ID exactly once, in the new order.' }) },
-      resolve: async (_root, args, ctx) => {
-        await reorderLinkifiers(ctx, requireUser(ctx), args.orderedLinkifierIds);
-        return true;
-      },
+      resolve: userAction((ctx, user, args) => reorderLinkifiers(ctx, user, args.orderedLinkifierIds)),
     }),
   };
 });

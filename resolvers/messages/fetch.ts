@@ -3,11 +3,11 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import type { User } from '../../prisma/generated/client/client.ts';
-import type { Db } from '../../prisma/database.ts';
+import { driverQuery, type Db } from '../../prisma/database.ts';
 import { BadRequestError, IncompatibleParametersError, MissingArgumentError, InvalidArgumentError } from '../errors.ts';
 import { MAX_MESSAGES_PER_FETCH } from '../limits.ts';
 import { compileNarrow, readableMessagesMatching, type NarrowTerm } from './narrow.ts';
-import { presentRows, type MessageView } from './present.ts';
+import { presentMessages, type MessageView } from './present.ts';
 
 /** Larger than any message ID: Zulip's "newest" anchor. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
@@ -54,11 +54,15 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
   checkWindow(input);
   const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null, cache: ctx });
   const from = readableMessagesMatching(realm, viewer, narrow);
-  // The window's query and the records of the messages in it are one statement.
-  const present: Present = (idQuery) => presentRows(db, realm, viewer, idQuery, {
-    applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar, gravatar: ctx.config.gravatarEnabled,
-    allowEmptyTopicName: input.allowEmptyTopicName, search: narrow.search,
-  });
+  // Two statements: the IDs in the window (planned for the narrow's values, cheap to plan), then
+  // the records of those IDs (one prepared statement whatever the narrow: see presentMessages).
+  const present: Present = async (idQuery) => {
+    const ids = (await driverQuery<{ id: number }>(db, idQuery)).map((row) => row.id);
+    return presentMessages(db, realm, viewer, ids, {
+      applyMarkdown: input.applyMarkdown, clientGravatar: input.clientGravatar, gravatar: ctx.config.gravatarEnabled,
+      allowEmptyTopicName: input.allowEmptyTopicName, search: narrow.search,
+    });
+  };
 
   if (input.messageIds != null) {
     const wanted = [...new Set(input.messageIds)];
@@ -71,6 +75,7 @@ export async function fetchMessages(ctx: Context, viewer: User, input: FetchInpu
   return { anchor, ...window, historyLimited: false };
 }
 
+/** The records, in ID order, of the messages an ID query (`SELECT m.id …`) selects. */
 type Present = (idQuery: Prisma.Sql) => Promise<MessageView[]>;
 
 /** Either explicit message IDs or a window (num_before, num_after) within Zulip's size limit. */
@@ -102,13 +107,13 @@ async function resolveAnchor(db: Db, from: Prisma.Sql, input: FetchInput): Promi
   if (anchorName === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
   if (anchorName === 'oldest') return 0;
   if (anchorName === 'first_unread') {
-    const [row] = await db.$queryRaw<{ id: number | null }[]>(Prisma.sql`SELECT min(m.id) AS id ${from} AND um."userId" IS NOT NULL AND NOT um.read`);
+    const [row] = await driverQuery<{ id: number | null }>(db, Prisma.sql`SELECT min(m.id) AS id ${from} AND um."userId" IS NOT NULL AND NOT um.read`);
     return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
   }
   if (anchorName === 'date') {
     if (!input.anchorDate) throw new MissingArgumentError('anchor_date');
     const date = parseAnchorDate(input.anchorDate);
-    const [row] = await db.$queryRaw<{ id: number | null }[]>(Prisma.sql`SELECT min(m.id) AS id ${from} AND m."dateSent" >= ${date}`);
+    const [row] = await driverQuery<{ id: number | null }>(db, Prisma.sql`SELECT min(m.id) AS id ${from} AND m."dateSent" >= ${date}`);
     return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
   }
   if (/^-?\d+$/.test(anchorName.trim())) {
@@ -129,18 +134,19 @@ async function windowAround(present: Present, from: Prisma.Sql, anchor: number, 
   // Message IDs are 32-bit; the "newest" sentinel and huge client anchors are clamped for SQL.
   const bigint = (n: number) => Math.max(-1, Math.min(n, 2_147_483_647));
 
-  // Each side is read (and presented) in ID order; a row or two past what is kept may be presented.
+  // Both sides' IDs are one query, their records one more, in ID order; a row or two past what is
+  // kept may be presented.
   let rows: MessageView[] = [];
   const before = (beforeAnchor: number, limit: number) =>
-    present(Prisma.sql`SELECT m.id ${from} AND m.id <= ${bigint(beforeAnchor)} ORDER BY m.id DESC LIMIT ${limit}`);
+    Prisma.sql`SELECT m.id ${from} AND m.id <= ${bigint(beforeAnchor)} ORDER BY m.id DESC LIMIT ${limit}`;
   const after = (afterAnchor: number, limit: number) =>
-    present(Prisma.sql`SELECT m.id ${from} AND m.id >= ${bigint(afterAnchor)} ORDER BY m.id ASC LIMIT ${limit}`);
+    Prisma.sql`SELECT m.id ${from} AND m.id >= ${bigint(afterAnchor)} ORDER BY m.id ASC LIMIT ${limit}`;
   if (needBefore && needAfter) {
-    rows = [...(await before(anchor - 1, numBefore)), ...(await after(anchor, numAfter + 1))];
+    rows = await present(Prisma.sql`(${before(anchor - 1, numBefore)}) UNION ALL (${after(anchor, numAfter + 1)})`);
   } else if (needBefore) {
-    rows = await before(anchor - (includeAnchor ? 0 : 1), numBefore + (anchoredToRight ? 0 : inc));
+    rows = await present(before(anchor - (includeAnchor ? 0 : 1), numBefore + (anchoredToRight ? 0 : inc)));
   } else if (needAfter) {
-    rows = await after(anchor + (includeAnchor ? 0 : 1), numAfter + inc);
+    rows = await present(after(anchor + (includeAnchor ? 0 : 1), numAfter + inc));
   } else if (!anchoredToLeft && !anchoredToRight) {
     rows = await present(Prisma.sql`SELECT m.id ${from} AND m.id = ${bigint(anchor)}`);
   }

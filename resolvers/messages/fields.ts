@@ -1,7 +1,7 @@
 // GraphQL fields of the messages area.
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { MessageEditResultType, MessageSnapshotType, MessageType, MessageWindow, NarrowMatchType, NarrowTermInput, ReactionInput } from '../../schema/messages.ts';
-import { requireUser } from '../../schema/context.ts';
 import { fetchMessages } from './fetch.ts';
 import { sendMessage } from './send.ts';
 import { editMessage } from './edit.ts';
@@ -18,6 +18,9 @@ import { renderForRealm } from './render.ts';
 import { addSubmessage } from './widgets.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
+
+/** A reaction to a message, as the viewer adds or removes it. */
+const reactionArgs = builder.args((t) => ({ messageId: t.int({ required: true }), reaction: t.field({ type: ReactionInput, required: true }) }));
 
 builder.queryFields((t) => ({
   messages: t.field({
@@ -36,14 +39,14 @@ builder.queryFields((t) => ({
       clientGravatar: t.arg.boolean({ defaultValue: true }),
       allowEmptyTopicName: t.arg.boolean({ defaultValue: false }),
     },
-    resolve: (_root, args, ctx) =>
-      fetchMessages(ctx, requireUser(ctx), {
+    resolve: forUser((ctx, user, args) =>
+      fetchMessages(ctx, user, {
         ...args,
         narrow: normalizeNarrow(args.narrow ?? []),
         applyMarkdown: args.applyMarkdown ?? true,
         clientGravatar: args.clientGravatar ?? true,
         allowEmptyTopicName: args.allowEmptyTopicName ?? false,
-      }),
+      })),
   }),
   message: t.field({
     type: MessageType,
@@ -53,14 +56,13 @@ builder.queryFields((t) => ({
       applyMarkdown: t.arg.boolean({ defaultValue: true }),
       allowEmptyTopicName: t.arg.boolean({ defaultValue: false }),
     },
-    resolve: async (_root, args, ctx) => {
-      const viewer = requireUser(ctx);
+    resolve: forUser(async (ctx, viewer, args) => {
       await accessMessage(ctx.db, viewer, args.messageId);
       const [view] = await presentMessages(ctx.db, ctx.realm, viewer, [args.messageId], {
         applyMarkdown: args.applyMarkdown ?? true, clientGravatar: false, gravatar: ctx.config.gravatarEnabled, allowEmptyTopicName: args.allowEmptyTopicName ?? false,
       });
       return view!;
-    },
+    }),
   }),
 }));
 
@@ -72,12 +74,12 @@ builder.queryFields((t) => ({
       messageId: t.arg.int({ required: true, description: 'A message the viewer may read.' }),
       allowEmptyTopicName: t.arg.boolean({ defaultValue: false, description: 'Return the empty topic as "" rather than its display name.' }),
     },
-    resolve: (_root, args, ctx) => messageHistory(ctx, requireUser(ctx), args.messageId, args.allowEmptyTopicName ?? false),
+    resolve: forUser((ctx, user, args) => messageHistory(ctx, user, args.messageId, args.allowEmptyTopicName ?? false)),
   }),
   readReceipts: t.intList({
     description: 'Users who have read the message, among those who share read receipts; never its sender (Zulip\'s GET /messages/{message_id}/read_receipts).',
     args: { messageId: t.arg.int({ required: true, description: 'A message the viewer may read.' }) },
-    resolve: (_root, args, ctx) => readReceipts(ctx, requireUser(ctx), args.messageId),
+    resolve: forUser((ctx, user, args) => readReceipts(ctx, user, args.messageId)),
   }),
   messagesMatchingNarrow: t.field({
     type: [NarrowMatchType],
@@ -86,15 +88,12 @@ builder.queryFields((t) => ({
       msgIds: t.arg.intList({ required: true, description: 'The messages to check.' }),
       narrow: t.arg({ type: [NarrowTermInput], required: true, description: 'The narrow.' }),
     },
-    resolve: (_root, args, ctx) => messagesMatchingNarrow(ctx, requireUser(ctx), args.msgIds, normalizeNarrow(args.narrow)),
+    resolve: forUser((ctx, user, args) => messagesMatchingNarrow(ctx, user, args.msgIds, normalizeNarrow(args.narrow))),
   }),
   renderMessage: t.string({
     description: 'Renders Markdown as a message from the viewer would be rendered, without sending anything (Zulip\'s POST /messages/render).',
     args: { content: t.arg.string({ required: true, description: 'The Markdown.' }) },
-    resolve: async (_root, args, ctx) => {
-      requireUser(ctx);
-      return (await renderForRealm(ctx.db, ctx.realm.id, args.content)).html;
-    },
+    resolve: forUser(async (ctx, _user, args) => (await renderForRealm(ctx.db, ctx.realm.id, args.content)).html),
   }),
 }));
 
@@ -110,7 +109,7 @@ builder.mutationFields((t) => ({
       queueId: t.arg.string({ description: 'The sender\'s own event queue (Zulip\'s `queue_id`): with `localId`, that queue\'s `message` event for this message carries `local_message_id`, for local echo.' }),
       localId: t.arg.string({ description: 'A client-chosen ID for this message (Zulip\'s `local_id`), returned as `local_message_id` on the `queueId` queue\'s `message` event.' }),
     },
-    resolve: async (_root, args, ctx) => (await sendMessage(ctx, requireUser(ctx), { ...args, to: args.to as unknown })).id,
+    resolve: forUser(async (ctx, user, args) => (await sendMessage(ctx, user, { ...args, to: args.to as unknown })).id),
   }),
   updateMessage: t.field({
     type: MessageEditResultType,
@@ -125,31 +124,22 @@ builder.mutationFields((t) => ({
       sendNotificationToNewThread: t.arg.boolean({ description: 'On a move, the notification bot tells the topic they moved to (never for only resolving a topic). Default true.' }),
       prevContentSha256: t.arg.string({ description: "SHA-256 (hex) of the content the client edited: the edit is refused if the message's content changed since." }),
     },
-    resolve: (_root, args, ctx) => editMessage(ctx, requireUser(ctx), args.messageId, args),
+    resolve: forUser((ctx, user, args) => editMessage(ctx, user, args.messageId, args)),
   }),
   deleteMessage: t.boolean({
     description: 'Deletes a message: the sender within the time limit, or members of the delete-any-message groups.',
     args: { messageId: t.arg.int({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await deleteMessage(ctx, requireUser(ctx), args.messageId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deleteMessage(ctx, user, args.messageId)),
   }),
   addReaction: t.boolean({
     description: 'Adds the viewer\'s emoji reaction to a message.',
-    args: { messageId: t.arg.int({ required: true }), reaction: t.arg({ type: ReactionInput, required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await addReaction(ctx, requireUser(ctx), args.messageId, args.reaction);
-      return true;
-    },
+    args: reactionArgs,
+    resolve: userAction((ctx, user, args) => addReaction(ctx, user, args.messageId, args.reaction)),
   }),
   removeReaction: t.boolean({
     description: 'Removes the viewer\'s emoji reaction from a message.',
-    args: { messageId: t.arg.int({ required: true }), reaction: t.arg({ type: ReactionInput, required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await removeReaction(ctx, requireUser(ctx), args.messageId, args.reaction);
-      return true;
-    },
+    args: reactionArgs,
+    resolve: userAction((ctx, user, args) => removeReaction(ctx, user, args.messageId, args.reaction)),
   }),
   updateMessageFlags: t.intList({
     description: 'Adds or removes a flag (read, starred, collapsed) on messages; returns the message IDs given.',
@@ -158,7 +148,7 @@ builder.mutationFields((t) => ({
       op: t.arg.string({ required: true, description: '`add` or `remove`.' }),
       flag: t.arg.string({ required: true }),
     },
-    resolve: (_root, args, ctx) => updateMessageFlags(ctx, requireUser(ctx), args.messages, args.op, args.flag),
+    resolve: forUser((ctx, user, args) => updateMessageFlags(ctx, user, args.messages, args.op, args.flag)),
   }),
   sendSubmessage: t.int({
     description: 'Attaches a submessage to a widget message: a vote, an option, a task, a strike or an edit (Zulip\'s POST /submessage). The message\'s sender attaches the first; only the author edits a poll\'s question or a to-do list\'s title. Returns the submessage ID.',
@@ -167,6 +157,6 @@ builder.mutationFields((t) => ({
       msgType: t.arg.string({ required: true, description: '`widget`.' }),
       content: t.arg.string({ required: true, description: 'JSON text: for polls `{type: "vote", key, vote: 1|-1}`, `{type: "new_option", idx, option}`, `{type: "question", question}`; for to-do lists `{type: "new_task", key, task, desc, completed}`, `{type: "strike", key}`, `{type: "new_task_list_title", title}`.' }),
     },
-    resolve: (_root, args, ctx) => addSubmessage(ctx, requireUser(ctx), args.messageId, args.msgType, args.content),
+    resolve: forUser((ctx, user, args) => addSubmessage(ctx, user, args.messageId, args.msgType, args.content)),
   }),
 }));

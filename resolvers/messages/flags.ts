@@ -20,7 +20,8 @@ export interface UserMessageFlags {
   streamWildcardMentioned: boolean; topicWildcardMentioned: boolean; hasAlertWord: boolean; historical: boolean;
 }
 
-export function flagList(um: UserMessageFlags | null | undefined): string[] {
+/** A flag left out counts as unset (a new message's row has no starred or collapsed to read). */
+export function flagList(um: Partial<UserMessageFlags> | null | undefined): string[] {
   // A message the viewer never received (public channel history) reads as read and historical.
   if (!um) return ['read', 'historical'];
   const flags: string[] = [];

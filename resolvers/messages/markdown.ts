@@ -744,19 +744,7 @@ function strikethroughRule(state: StateInline, silent: boolean): boolean {
   if (state.pos > 0 && state.src.charCodeAt(state.pos - 1) === 0x7e) return false;
   const m = stickyMatch(STRIKE_RE, state);
   if (!m) return false;
-  const start = state.pos;
-  const end = start + m[0].length;
-  if (!silent) {
-    const oldMax = state.posMax;
-    state.push('del_open', 'del', 1).markup = '~~';
-    state.pos = start + 2;
-    state.posMax = end - 2;
-    state.md.inline.tokenize(state);
-    state.posMax = oldMax;
-    state.push('del_close', 'del', -1).markup = '~~';
-  }
-  state.pos = end;
-  return true;
+  return wrapInline(state, silent, m[0].length, [['del', '~~']]);
 }
 
 /** Zulip's STRONG_EM_RE: `***x***` is <strong><em>, where CommonMark nests the other way. */
@@ -764,18 +752,25 @@ function strongEmRule(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x2a /* * */) return false;
   const m = stickyMatch(STRONG_EM_RE, state);
   if (!m) return false;
+  return wrapInline(state, silent, m[0].length, [['strong', '**'], ['em', '*']]);
+}
+
+/**
+ * Consumes a match of `length` characters whose markup is `tags` (outermost first) on both sides:
+ * the text between becomes inline content inside those tags.
+ */
+function wrapInline(state: StateInline, silent: boolean, length: number, tags: [tag: string, markup: string][]): boolean {
   const start = state.pos;
-  const end = start + m[0].length;
+  const end = start + length;
   if (!silent) {
+    const inset = tags.reduce((n, [, markup]) => n + markup.length, 0);
     const oldMax = state.posMax;
-    state.push('strong_open', 'strong', 1).markup = '**';
-    state.push('em_open', 'em', 1).markup = '*';
-    state.pos = start + 3;
-    state.posMax = end - 3;
+    for (const [tag, markup] of tags) state.push(`${tag}_open`, tag, 1).markup = markup;
+    state.pos = start + inset;
+    state.posMax = end - inset;
     state.md.inline.tokenize(state);
     state.posMax = oldMax;
-    state.push('em_close', 'em', -1).markup = '*';
-    state.push('strong_close', 'strong', -1).markup = '**';
+    for (const [tag, markup] of [...tags].reverse()) state.push(`${tag}_close`, tag, -1).markup = markup;
   }
   state.pos = end;
   return true;
@@ -987,9 +982,31 @@ interface FoundLink {
   topLevel: boolean;
 }
 
+/** Where the previews go: after their paragraphs, at the end, or in place of a bare-URL paragraph or link. */
+interface PreviewPlan {
+  afterBlock: Map<number, string[]>; // index of the paragraph's inline token → previews
+  atEnd: string[];
+  removeParagraph: Set<number>;
+  removeLinks: Map<number, [number, number][]>;
+}
+
 function documentRule(state: StateCore): void {
   const env = renderEnv(state);
-  const tokens = state.tokens;
+  const found = collectLinks(state.tokens);
+  env.hasLink = found.length > 0;
+  for (const link of found) {
+    const pathId = attachmentPathId(link.href, env.realmUrl);
+    if (pathId !== null && !env.attachmentPathIds.includes(pathId)) env.attachmentPathIds.push(pathId);
+  }
+
+  // Zulip does not preview links in quotes, and previews nothing when there are too many links.
+  const previewable = new Set(found.filter((l) => !l.inQuote).map((l) => l.href));
+  if (previewable.size === 0 || previewable.size > INLINE_PREVIEW_LIMIT) return;
+  state.tokens = withPreviews(state.tokens, planPreviews(state.tokens, found, env));
+}
+
+/** Every link of the message (markdown links and Zulip's inline HTML ones), in order. */
+function collectLinks(tokens: Token[]): FoundLink[] {
   const found: FoundLink[] = [];
   let quoteDepth = 0;
   tokens.forEach((token, blockIndex) => {
@@ -1010,21 +1027,11 @@ function documentRule(state: StateCore): void {
       found.push({ href, text, inQuote: quoteDepth > 0, blockIndex, childIndex, closeIndex, topLevel: child.level === 0 });
     });
   });
+  return found;
+}
 
-  env.hasLink = found.length > 0;
-  for (const link of found) {
-    const pathId = attachmentPathId(link.href, env.realmUrl);
-    if (pathId !== null && !env.attachmentPathIds.includes(pathId)) env.attachmentPathIds.push(pathId);
-  }
-
-  // Zulip does not preview links in quotes, and previews nothing when there are too many links.
-  const previewable = new Set(found.filter((l) => !l.inQuote).map((l) => l.href));
-  if (previewable.size === 0 || previewable.size > INLINE_PREVIEW_LIMIT) return;
-
-  const afterBlock = new Map<number, string[]>(); // index of the paragraph's inline token → previews
-  const atEnd: string[] = [];
-  const removeParagraph = new Set<number>();
-  const removeLinks = new Map<number, [number, number][]>();
+function planPreviews(tokens: Token[], found: FoundLink[], env: ReturnType<typeof renderEnv>): PreviewPlan {
+  const plan: PreviewPlan = { afterBlock: new Map(), atEnd: [], removeParagraph: new Set(), removeLinks: new Map() };
   const seen = new Set<string>();
   for (const link of found) {
     if (link.inQuote || seen.has(link.href)) continue;
@@ -1051,22 +1058,25 @@ function documentRule(state: StateCore): void {
     const paragraphOpen = tokens[link.blockIndex - 1];
     if (!link.topLevel || paragraphOpen?.type !== 'paragraph_open') {
       // Zulip appends previews of links nested in other markup to the end of the message.
-      atEnd.push(html);
+      plan.atEnd.push(html);
       continue;
     }
-    const list = afterBlock.get(link.blockIndex) ?? [];
+    const list = plan.afterBlock.get(link.blockIndex) ?? [];
     list.push(html);
-    afterBlock.set(link.blockIndex, list);
+    plan.afterBlock.set(link.blockIndex, list);
 
     // A paragraph (or tight list item) that is just the bare URL is replaced by its preview.
     const children = tokens[link.blockIndex]!.children!;
     const alone = link.childIndex === 0 && link.closeIndex === children.length - 1;
     if (alone && urlIsText) {
-      if (paragraphOpen.hidden) removeLinks.set(link.blockIndex, [[link.childIndex, link.closeIndex]]);
-      else removeParagraph.add(link.blockIndex);
+      if (paragraphOpen.hidden) plan.removeLinks.set(link.blockIndex, [[link.childIndex, link.closeIndex]]);
+      else plan.removeParagraph.add(link.blockIndex);
     }
   }
+  return plan;
+}
 
+function withPreviews(tokens: Token[], { afterBlock, atEnd, removeParagraph, removeLinks }: PreviewPlan): Token[] {
   const out: Token[] = [];
   const htmlToken = (content: string) => {
     const t = makeToken('zulip_block_html', '', 0, 0);
@@ -1090,7 +1100,7 @@ function documentRule(state: StateCore): void {
     if (token.type === 'paragraph_close' && afterBlock.has(i - 1)) out.push(htmlToken(afterBlock.get(i - 1)!.join('')));
   }
   if (atEnd.length > 0) out.push(htmlToken(atEnd.join('')));
-  state.tokens = out;
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

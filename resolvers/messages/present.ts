@@ -1,7 +1,7 @@
 // A message as a particular viewer sees it: Zulip's message dictionary, built for a batch of IDs
 // with a fixed number of queries (no query per message).
 import { Prisma, type Message, type Realm, type User } from '../../prisma/generated/client/client.ts';
-import type { Db } from '../../prisma/database.ts';
+import { driverQuery, type Db } from '../../prisma/database.ts';
 import { avatarUrlFor, type AvatarUser } from '../users/avatars.ts';
 import { escapeHtml } from '../text.ts';
 import { toUnixSeconds } from '../time.ts';
@@ -69,39 +69,51 @@ export interface PresentOptions {
 // direct conversations are numbered above this offset, so the two never collide.
 export const DIRECT_RECIPIENT_ID_OFFSET = 1_000_000_000;
 
-/** One message with everything its record needs, as presentRows' single statement reads it. */
-type PresentRow = MessageSource['row'] & {
-  sender: AvatarUser & Pick<User, 'fullName' | 'email' | 'isBot' | 'settings'>;
+type Sender = AvatarUser & Pick<User, 'fullName' | 'email' | 'isBot' | 'settings'>;
+
+/**
+ * One message with everything its record needs, as presentMessages' statement reads it. The sender
+ * and the viewer's flags are plain columns (not JSON objects): cheaper to build for PostgreSQL
+ * and to decode for the driver, on every row of every page.
+ */
+type PresentRow = MessageSource['row'] & UserMessageFlags & {
+  senderRealmId: number;
+  senderEmail: string;
+  senderDeliveryEmail: Sender['deliveryEmail'];
+  senderFullName: string;
+  senderIsBot: boolean;
+  senderSettings: Sender['settings'];
+  senderAvatarSource: Sender['avatarSource'];
+  senderAvatarVersion: number;
+  senderAvatarKey: Sender['avatarKey'];
   channelName: string | null;
   participants: DisplayRecipientUser[] | null;
   reactions: ReactionView[];
   submessages: { id: number; messageId: number; senderId: number; msgType: string; content: string }[];
-  flags: UserMessageFlags | null;
+  /** Whether the viewer received the message: the flag columns are its UserMessage row's (null otherwise). */
+  received: boolean;
   matchContent: string | null;
   matchSubject: string | null;
 };
 
-/** Records for the given message IDs (of the realm), in ID order. */
+/**
+ * Records for the given message IDs (of the realm), in ID order: one statement, whatever the
+ * number of messages, reactions, submessages and participants. Its text is one of two (with or
+ * without search highlights), whatever the narrow that chose the IDs, so it is prepared: planning
+ * it costs more than running it for a page, and its plan (by primary key, ID after ID) is the same
+ * for every page.
+ */
 export async function presentMessages(db: Db, realm: Realm, viewer: User | null, ids: number[], options: PresentOptions): Promise<MessageView[]> {
   if (!ids.length) return [];
-  return presentRows(db, realm, viewer, Prisma.sql`SELECT unnest(${ids}::int[]) AS id`, options);
-}
-
-/**
- * Records for the messages a query selects (`SELECT <id column> …`, LIMIT included), in ID order:
- * one statement, whatever the number of messages, reactions, submessages and participants, so a
- * GET /messages reads its window and everything shown in it at once.
- */
-export async function presentRows(db: Db, realm: Realm, viewer: User | null, idQuery: Prisma.Sql, options: PresentOptions): Promise<MessageView[]> {
   const highlight = (column: Prisma.Sql) => options.search
     ? Prisma.sql`ts_headline('english', ${column}, websearch_to_tsquery('english', ${options.search}), ${HEADLINE_OPTIONS})`
     : Prisma.sql`NULL::text`;
-  const rows = await db.$queryRaw<PresentRow[]>(Prisma.sql`
+  const rows = await driverQuery<PresentRow>(db, Prisma.sql`
     SELECT m.id, m."senderId", m."channelId", m."directConversationId", m.topic, m.content, m."renderedContent",
       m."sendingClient", m."isMeMessage", m."lastEditTime", m."lastMovedTime", m."dateSent", m."editHistory",
-      json_build_object('id', u.id, 'realmId', u."realmId", 'email', u.email, 'deliveryEmail', u."deliveryEmail",
-        'fullName', u."fullName", 'isBot', u."isBot", 'settings', u.settings, 'avatarSource', u."avatarSource",
-        'avatarVersion', u."avatarVersion", 'avatarKey', u."avatarKey") AS sender,
+      u."realmId" AS "senderRealmId", u.email AS "senderEmail", u."deliveryEmail" AS "senderDeliveryEmail",
+      u."fullName" AS "senderFullName", u."isBot" AS "senderIsBot", u.settings AS "senderSettings",
+      u."avatarSource" AS "senderAvatarSource", u."avatarVersion" AS "senderAvatarVersion", u."avatarKey" AS "senderAvatarKey",
       c.name AS "channelName",
       CASE WHEN m."directConversationId" IS NOT NULL THEN (
         SELECT json_agg(json_build_object('id', pu.id, 'email', pu.email, 'full_name', pu."fullName", 'is_mirror_dummy', false) ORDER BY pu.id)
@@ -113,29 +125,41 @@ export async function presentRows(db: Db, realm: Realm, viewer: User | null, idQ
       COALESCE((SELECT json_agg(json_build_object('id', sm.id, 'messageId', sm."messageId", 'senderId', sm."senderId",
           'msgType', sm."msgType", 'content', sm.content) ORDER BY sm.id)
         FROM "SubMessage" sm WHERE sm."messageId" = m.id), '[]') AS submessages,
-      CASE WHEN um."userId" IS NOT NULL THEN json_build_object('read', um.read, 'starred', um.starred,
-        'collapsed', um.collapsed, 'mentioned', um.mentioned, 'streamWildcardMentioned', um."streamWildcardMentioned",
-        'topicWildcardMentioned', um."topicWildcardMentioned", 'hasAlertWord', um."hasAlertWord", 'historical', um.historical) END AS flags,
+      um."userId" IS NOT NULL AS received, um.read, um.starred, um.collapsed, um.mentioned, um."streamWildcardMentioned",
+      um."topicWildcardMentioned", um."hasAlertWord", um.historical,
       ${highlight(Prisma.sql`m."renderedContent"`)} AS "matchContent",
       ${highlight(Prisma.sql`m.topic`)} AS "matchSubject"
-    FROM (${idQuery}) w
+    FROM unnest(${ids}::int[]) AS w(id)
     JOIN "Message" m ON m.id = w.id
     JOIN "User" u ON u.id = m."senderId"
     LEFT JOIN "Channel" c ON c.id = m."channelId"
     LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer?.id ?? null}::int
     WHERE m."realmId" = ${realm.id}
-    ORDER BY m.id`);
+    ORDER BY m.id`, { prepare: options.search ? 'messages.present.search' : 'messages.present' });
   const linkifiers = rows.some((m) => m.channelId != null && m.topic) ? await realmLinkifiers(db, realm.id) : [];
+  // A page has few senders: each one's object and avatar URL are made once.
+  const senders = new Map<number, { sender: Sender; avatarUrl: string | null }>();
+  const senderOf = (m: PresentRow) => {
+    let found = senders.get(m.senderId);
+    if (!found) {
+      const sender: Sender = {
+        id: m.senderId, realmId: m.senderRealmId, email: m.senderEmail, deliveryEmail: m.senderDeliveryEmail, fullName: m.senderFullName,
+        isBot: m.senderIsBot, settings: m.senderSettings, avatarSource: m.senderAvatarSource, avatarVersion: m.senderAvatarVersion, avatarKey: m.senderAvatarKey,
+      };
+      found = { sender, avatarUrl: avatarUrlFor(viewer, sender, options) };
+      senders.set(m.senderId, found);
+    }
+    return found;
+  };
   return rows.map((m) => messageRecord(realm, {
     row: m,
-    sender: m.sender,
-    avatarUrl: avatarUrlFor(viewer, m.sender, options),
+    ...senderOf(m),
     channelName: m.channelName,
     participants: m.participants ?? [],
     reactions: m.reactions,
     submessages: m.submessages.map(submessageRecord),
     topicLinks: m.channelId != null ? topicLinksWith(linkifiers, m.topic) : [],
-    flags: flagList(viewer ? m.flags : undefined),
+    flags: flagList(viewer && m.received ? m : undefined),
     highlight: m.matchContent != null ? { content: markHighlights(m.matchContent), subject: markHighlights(escapeHtml(m.matchSubject ?? '')) } : null,
   }, options));
 }

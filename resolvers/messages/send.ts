@@ -23,6 +23,7 @@ import { announceUpdates, claimableAttachmentIds } from '../uploads/attachments.
 import { serviceBotTriggers } from '../bots/service-bots.ts';
 import { INCOMING_WEBHOOK_BOT } from '../bots/bots.ts';
 import { onCommit } from '../transaction.ts';
+import { driverQuery } from '../../prisma/database.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from './markdown.ts';
 
 export interface SendInput {
@@ -257,7 +258,8 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
 /**
  * One statement writes the message, every recipient's flags, the channel's first message, the
  * widget and the claimed uploads: atomic without an interactive transaction, and one round trip on
- * the hottest path there is.
+ * the hottest path there is. Its text is fixed, so it is prepared (in a transaction, such as a
+ * scheduled message's delivery, it runs on the transaction's connection through Prisma).
  */
 async function writeMessage(ctx: Context, sender: User, plan: SendPlan): Promise<WrittenMessage> {
   const { recipient, rendered, flags, claimed, widgetJson } = plan;
@@ -265,7 +267,7 @@ async function writeMessage(ctx: Context, sender: User, plan: SendPlan): Promise
   const channelId = recipient.kind === 'channel' ? recipient.channel.id : null;
   const topic = recipient.kind === 'channel' ? recipient.topic : '';
   const dateSent = new Date();
-  const [row] = await ctx.db.$queryRaw<{ id: number; widgetId: number | null }[]>(Prisma.sql`
+  const [row] = await driverQuery<{ id: number; widgetId: number | null }>(ctx.db, Prisma.sql`
     WITH m AS (
       INSERT INTO "Message" ("realmId", "senderId", "channelId", "topic", "directConversationId", "content", "renderedContent",
         "dateSent", "sendingClient", "isMeMessage", "hasLink", "hasImage", "hasAttachment")
@@ -288,7 +290,7 @@ async function writeMessage(ctx: Context, sender: User, plan: SendPlan): Promise
     ), attachments AS (
       INSERT INTO "AttachmentMessage" ("attachmentId", "messageId") SELECT a, m.id FROM m, unnest(${claimed}::int[]) AS a
     )
-    SELECT id, (SELECT id FROM widget) AS "widgetId" FROM m`);
+    SELECT id, (SELECT id FROM widget) AS "widgetId" FROM m`, { prepare: 'messages.send' });
   return { id: row!.id, widgetId: row!.widgetId, conversationId, dateSent };
 }
 
@@ -322,7 +324,7 @@ async function publishMessage(ctx: Context, sender: User, input: SendInput, plan
     highlight: null,
   }, { applyMarkdown: true, allowEmptyTopicName: true });
   const flagsByUser: Record<number, string[]> = {};
-  for (const f of flags) flagsByUser[f.userId] = flagList({ ...f, starred: false, collapsed: false });
+  for (const f of flags) flagsByUser[f.userId] = flagList(f);
   ctx.events.publish(ctx.realm.id, flags.map((f) => f.userId), {
     type: 'message', message: view, flags_by_user: flagsByUser,
     public_channel: recipient.kind === 'channel' && !recipient.channel.inviteOnly,

@@ -1,6 +1,6 @@
 // GraphQL for code playgrounds: the list, and administrators' additions and removals.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { addPlayground, listPlaygrounds, removePlayground, type PlaygroundWire } from './playgrounds.ts';
 
 const Playground = builder.objectRef<PlaygroundWire>('RealmPlayground').implement({
@@ -17,10 +17,7 @@ builder.queryFields((t) => ({
   realmPlaygrounds: t.field({
     type: [Playground],
     description: 'The organization\'s code playgrounds.',
-    resolve: (_root, _args, ctx) => {
-      requireUser(ctx);
-      return listPlaygrounds(ctx);
-    },
+    resolve: forUser((ctx) => listPlaygrounds(ctx)),
   }),
 }));
 
@@ -32,14 +29,11 @@ builder.mutationFields((t) => ({
       pygmentsLanguage: t.arg.string({ required: true, description: 'The Pygments name of the language (letters, digits, spaces and _+-./#).' }),
       urlTemplate: t.arg.string({ required: true, description: 'An RFC 6570 URL template with exactly one variable, `code`.' }),
     },
-    resolve: (_root, args, ctx) => addPlayground(ctx, requireUser(ctx), args),
+    resolve: forUser(addPlayground),
   }),
   removeRealmPlayground: t.boolean({
     description: 'Removes a code playground (administrators).',
     args: { playgroundId: t.arg.int({ required: true, description: 'The playground\'s ID.' }) },
-    resolve: async (_root, args, ctx) => {
-      await removePlayground(ctx, requireUser(ctx), args.playgroundId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => removePlayground(ctx, user, args.playgroundId)),
   }),
 }));

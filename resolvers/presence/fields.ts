@@ -1,7 +1,7 @@
 // GraphQL fields of presence.
 import { builder } from '../../schema/builder.ts';
+import { forUser } from '../../schema/fields.ts';
 import { PresenceSnapshotType, UserPresenceType } from '../../schema/presence.ts';
-import { requireUser } from '../../schema/context.ts';
 import { checkPresenceQuery, presenceOfUser, realmPresence, updatePresence } from './presence.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
@@ -14,13 +14,13 @@ builder.queryFields((t) => ({
       lastUpdateId: t.arg.float({ description: 'Only changes newer than this update ID (an integer); -1 or omitted for all.' }),
       historyLimitDays: t.arg.int({ description: 'How far back to look (default 14 days); ignored when `lastUpdateId` is positive.' }),
     },
-    resolve: (_root, args, ctx) => realmPresence(ctx, requireUser(ctx), args),
+    resolve: forUser(realmPresence),
   }),
   userPresence: t.field({
     type: UserPresenceType,
     description: 'One user\'s presence, by user ID or API email.',
     args: { userIdOrEmail: t.arg.string({ required: true, description: 'A user ID or API email address.' }) },
-    resolve: (_root, args, ctx) => presenceOfUser(ctx, requireUser(ctx), args.userIdOrEmail),
+    resolve: forUser((ctx, user, args) => presenceOfUser(ctx, user, args.userIdOrEmail)),
   }),
 }));
 
@@ -36,12 +36,11 @@ builder.mutationFields((t) => ({
       lastUpdateId: t.arg.float({ description: 'Only changes newer than this update ID (an integer); -1 for all.' }),
       historyLimitDays: t.arg.int({ description: 'How far back to look (default 14 days); ignored when `lastUpdateId` is positive.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const user = requireUser(ctx);
+    resolve: forUser(async (ctx, user, args) => {
       checkPresenceQuery(args);
       await updatePresence(ctx, user, args.status);
       if (args.pingOnly) return null;
       return realmPresence(ctx, user, args);
-    },
+    }),
   }),
 }));

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { PushDeviceType } from '../../schema/push.ts';
 import { listPushDevices, registerPushDevice } from './register.ts';
 import { addLegacyPushToken, removeLegacyPushToken, sendTestPushNotification, type LegacyKind } from './legacy.ts';
@@ -14,7 +14,7 @@ builder.queryFields((t) => ({
   pushDevices: t.field({
     type: [PushDeviceType],
     description: "The viewer's end-to-end-encrypted push registrations.",
-    resolve: (_root, _args, ctx) => listPushDevices(ctx, requireUser(ctx)),
+    resolve: forUser(listPushDevices),
   }),
 }));
 
@@ -31,10 +31,7 @@ builder.mutationFields((t) => ({
       bouncerPublicKey: t.arg.string({ description: "Token field: the push relay's public key used (standard Base64); must be one the server knows." }),
       encryptedPushRegistration: t.arg.string({ description: 'Token field: Base64 ciphertext of the registration, for the push relay.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await registerPushDevice(ctx, requireUser(ctx), args);
-      return true;
-    },
+    resolve: userAction(registerPushDevice),
   }),
   addLegacyPushToken: t.boolean({
     description: 'Registers a pre-E2EE device token (deprecated; Zulip\'s apns_device_token / android_gcm_reg_id).',
@@ -43,15 +40,12 @@ builder.mutationFields((t) => ({
       token: t.arg.string({ required: true, description: 'The provider token (APNs: hex or Base64).' }),
       appId: t.arg.string({ description: 'The iOS app ID; required for `apns`.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await addLegacyPushToken(ctx, requireUser(ctx), { kind: legacyKind(args.kind), token: args.token, appId: args.appId });
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => addLegacyPushToken(ctx, user, { kind: legacyKind(args.kind), token: args.token, appId: args.appId })),
   }),
   sendTestPushNotification: t.boolean({
     description: 'Sends a test push notification to one of the viewer\'s devices (by token) or all of them. Parley delivers no push notifications, so this answers PUSH_SERVICE_NOT_CONFIGURED once the token is checked.',
     args: { token: t.arg.string({ description: 'A push token the viewer registered; omitted: every device.' }) },
-    resolve: async (_root, args, ctx) => sendTestPushNotification(ctx, requireUser(ctx), args.token),
+    resolve: forUser((ctx, user, args) => sendTestPushNotification(ctx, user, args.token)),
   }),
   removeLegacyPushToken: t.boolean({
     description: 'Removes a pre-E2EE device token of the viewer.',
@@ -59,9 +53,6 @@ builder.mutationFields((t) => ({
       kind: t.arg.string({ required: true, description: '`apns` or `fcm`.' }),
       token: t.arg.string({ required: true, description: 'The token to remove.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await removeLegacyPushToken(ctx, requireUser(ctx), { kind: legacyKind(args.kind), token: args.token });
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => removeLegacyPushToken(ctx, user, { kind: legacyKind(args.kind), token: args.token })),
   }),
 }));

@@ -1,8 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { ServerSettings } from '../../schema/realm.ts';
 import { serverSettings } from './server-settings.ts';
-import { requireUser } from '../../schema/context.ts';
-import { FileUploadInput } from '../../schema/emoji.ts';
+import { imageArg } from '../../schema/emoji.ts';
 import { deleteRealmIcon, deleteRealmLogo, uploadRealmIcon, uploadRealmLogo } from './branding.ts';
 
 builder.queryFields((t) => ({
@@ -16,30 +16,24 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   uploadRealmIcon: t.string({
     description: 'Sets the organization\'s icon to an uploaded image (administrators; at most max_icon_file_size_mib), stored as a 100-pixel square. Returns the icon\'s URL.',
-    args: { files: t.arg({ type: [FileUploadInput], required: true, description: 'The image: exactly one.' }) },
-    resolve: (_root, args, ctx) => uploadRealmIcon(ctx, requireUser(ctx), args.files),
+    args: imageArg,
+    resolve: forUser((ctx, user, args) => uploadRealmIcon(ctx, user, args.files)),
   }),
   deleteRealmIcon: t.string({
     description: 'Returns the organization to the default icon (administrators). Returns its URL.',
-    resolve: (_root, _args, ctx) => deleteRealmIcon(ctx, requireUser(ctx)),
+    resolve: forUser(deleteRealmIcon),
   }),
   uploadRealmLogo: t.boolean({
     description: 'Sets the organization\'s day or night logo to an uploaded image (administrators; at most max_logo_file_size_mib), shrunk to fit 800×100.',
     args: {
-      files: t.arg({ type: [FileUploadInput], required: true, description: 'The image: exactly one.' }),
+      ...imageArg,
       night: t.arg.boolean({ required: true, description: 'The logo shown with the dark theme rather than the light one.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await uploadRealmLogo(ctx, requireUser(ctx), args.files, args.night);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => uploadRealmLogo(ctx, user, args.files, args.night)),
   }),
   deleteRealmLogo: t.boolean({
     description: 'Returns the organization\'s day or night logo to the default (administrators).',
     args: { night: t.arg.boolean({ required: true, description: 'The logo shown with the dark theme rather than the light one.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deleteRealmLogo(ctx, requireUser(ctx), args.night);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deleteRealmLogo(ctx, user, args.night)),
   }),
 }));

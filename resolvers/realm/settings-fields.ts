@@ -1,7 +1,7 @@
 // GraphQL for organization settings (PATCH /realm): one input with every setting of the catalog
 // (resolvers/realm/settings.ts), permission settings included, and the `updateRealm` mutation.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser } from '../../schema/fields.ts';
 import { REALM_GROUP_SETTINGS, REALM_SETTINGS } from './settings.ts';
 import { updateRealm } from './update.ts';
 
@@ -30,13 +30,13 @@ builder.mutationFields((t) => ({
     description: 'Changes organization settings (administrators; some settings owners only). Returns the requested settings that changed, '
       + 'by their Zulip wire names, with their new values ("updated" for text). Each change is announced by a `realm` event.',
     args: { settings: t.arg({ type: RealmSettingsInput, required: true, description: 'The settings to change.' }) },
-    resolve: (_root, { settings }, ctx) => {
+    resolve: forUser((ctx, user, { settings }) => {
       const input = settings as Record<string, unknown>;
       const pick = (names: string[]) => Object.fromEntries(names.map((n) => [n, input[camelCase(n)]]));
-      return updateRealm(ctx, requireUser(ctx), {
+      return updateRealm(ctx, user, {
         settings: pick(Object.keys(REALM_SETTINGS)),
         groupSettings: pick(Object.keys(REALM_GROUP_SETTINGS)),
       });
-    },
+    }),
   }),
 }));

@@ -1,6 +1,6 @@
 // GraphQL field for reporting a message to the moderators.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { userAction } from '../../schema/fields.ts';
 import { reportMessage } from './report.ts';
 
 builder.mutationFields((t) => ({
@@ -11,9 +11,6 @@ builder.mutationFields((t) => ({
       reportType: t.arg.string({ required: true, description: 'One of the keys of `server_report_message_types` (spam, harassment, inappropriate, norms, other).' }),
       description: t.arg.string({ description: 'An explanation, at most 1000 characters; required for `other`.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await reportMessage(ctx, requireUser(ctx), args);
-      return true;
-    },
+    resolve: userAction(reportMessage),
   }),
 }));

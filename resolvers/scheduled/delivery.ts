@@ -12,6 +12,7 @@ import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import { REMIND, scheduledMessageRecord } from './wire.ts';
 import { reminderContentAtDelivery } from './reminders.ts';
 import { globalTime } from './links.ts';
+import { startPeriodicJob } from '../periodic.ts';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: later than this, a message is not sent at all. */
 const LATE_CUTOFF_MS = 10 * 60_000;
@@ -26,44 +27,14 @@ export interface ScheduledDelivery {
 }
 
 export function startScheduledDelivery(services: Services, pollMs: number, log: (line: string) => void): ScheduledDelivery {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  // One run at a time in this process; other processes are kept apart by the row locks.
-  let running: Promise<number> = Promise.resolve(0);
   const attempts = new Map<number, number>();
-
-  const runOnce = async (): Promise<number> => {
+  // One run at a time in this process; other processes are kept apart by the row locks.
+  const job = startPeriodicJob('scheduled delivery', pollMs, log, async (stopped) => {
     let handled = 0;
-    while (!stopped && (await deliverOne(services, log, attempts))) handled += 1;
+    while (!stopped() && (await deliverOne(services, log, attempts))) handled += 1;
     return handled;
-  };
-  const deliverDue = (): Promise<number> => {
-    running = running.catch(() => 0).then(runOnce);
-    return running;
-  };
-  const tick = async () => {
-    timer = null;
-    try {
-      await deliverDue();
-    } catch (error) {
-      log(`scheduled delivery: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (!stopped) schedule();
-  };
-  const schedule = () => {
-    timer = setTimeout(tick, pollMs);
-    timer.unref();
-  };
-  if (pollMs > 0) schedule();
-
-  return {
-    deliverDue,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running.catch(() => 0);
-    },
-  };
+  });
+  return { deliverDue: job.runNow, stop: job.stop };
 }
 
 /** Claims and handles one due row; false when none is due (or all due rows are claimed elsewhere). */

@@ -1,7 +1,7 @@
 // GraphQL fields of scheduled messages and reminders.
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { ReminderType, ScheduledMessageType } from '../../schema/scheduled.ts';
-import { requireUser } from '../../schema/context.ts';
 import { deleteScheduledMessage, editScheduledMessage, listScheduledMessages, scheduleMessage } from './schedule.ts';
 import { createReminder, deleteReminder, listReminders } from './reminders.ts';
 import { reminderView, scheduledMessageView } from './wire.ts';
@@ -12,12 +12,12 @@ builder.queryFields((t) => ({
   scheduledMessages: t.field({
     type: [ScheduledMessageType],
     description: 'The viewer\'s undelivered scheduled messages (failed ones included), soonest first.',
-    resolve: async (_root, _args, ctx) => (await listScheduledMessages(ctx, requireUser(ctx))).map(scheduledMessageView),
+    resolve: forUser(async (ctx, user) => (await listScheduledMessages(ctx, user)).map(scheduledMessageView)),
   }),
   reminders: t.field({
     type: [ReminderType],
     description: 'The viewer\'s undelivered message reminders, soonest first.',
-    resolve: async (_root, _args, ctx) => (await listReminders(ctx, requireUser(ctx))).map(reminderView),
+    resolve: forUser(async (ctx, user) => (await listReminders(ctx, user)).map(reminderView)),
   }),
 }));
 
@@ -32,7 +32,7 @@ builder.mutationFields((t) => ({
       scheduledDeliveryTimestamp: t.arg.int({ required: true, description: 'When to send it, in UNIX seconds; must be in the future.' }),
       readBySender: t.arg.boolean({ description: 'Accepted for Zulip compatibility; the sent message is read by its sender unless sent to themselves only.' }),
     },
-    resolve: (_root, args, ctx) => scheduleMessage(ctx, requireUser(ctx), { ...args, to: args.to as unknown }),
+    resolve: forUser((ctx, user, args) => scheduleMessage(ctx, user, { ...args, to: args.to as unknown })),
   }),
   updateScheduledMessage: t.boolean({
     description: 'Edits one of the viewer\'s scheduled messages; a failed one needs a new delivery time.',
@@ -44,18 +44,12 @@ builder.mutationFields((t) => ({
       content: t.arg.string({ description: 'New Markdown content.' }),
       scheduledDeliveryTimestamp: t.arg.int({ description: 'A new delivery time in UNIX seconds, in the future.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await editScheduledMessage(ctx, requireUser(ctx), args.scheduledMessageId, { ...args, to: args.to as unknown });
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => editScheduledMessage(ctx, user, args.scheduledMessageId, { ...args, to: args.to as unknown })),
   }),
   deleteScheduledMessage: t.boolean({
     description: 'Deletes one of the viewer\'s scheduled messages.',
     args: { scheduledMessageId: t.arg.int({ required: true, description: 'The scheduled message\'s ID.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deleteScheduledMessage(ctx, requireUser(ctx), args.scheduledMessageId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deleteScheduledMessage(ctx, user, args.scheduledMessageId)),
   }),
   createReminder: t.int({
     description: 'Asks the notification bot to remind the viewer of a message they can read; returns the reminder\'s ID.',
@@ -64,14 +58,11 @@ builder.mutationFields((t) => ({
       scheduledDeliveryTimestamp: t.arg.int({ required: true, description: 'When, in UNIX seconds; must be in the future.' }),
       note: t.arg.string({ description: 'A note shown in the reminder (at most 1000 characters).' }),
     },
-    resolve: (_root, args, ctx) => createReminder(ctx, requireUser(ctx), args),
+    resolve: forUser(createReminder),
   }),
   deleteReminder: t.boolean({
     description: 'Deletes one of the viewer\'s reminders.',
     args: { reminderId: t.arg.int({ required: true, description: 'The reminder\'s ID.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deleteReminder(ctx, requireUser(ctx), args.reminderId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deleteReminder(ctx, user, args.reminderId)),
   }),
 }));

@@ -9,7 +9,7 @@ import { renderForRealm } from '../messages/render.ts';
 import { MAX_MESSAGE_LENGTH } from '../limits.ts';
 import { realmUrl } from '../realm/urls.ts';
 import { codePointLength, truncateCodePoints } from '../text.ts';
-import { futureDeliveryTime } from './schedule.ts';
+import { futureDeliveryTime, undeliveredRows } from './schedule.ts';
 import { formatList, messageLinkSyntax, messageUrl, silentMention, unusedFence } from './links.ts';
 import { REMIND, reminderRecord } from './wire.ts';
 
@@ -91,11 +91,8 @@ export async function deleteReminder(ctx: Context, user: User, id: number): Prom
   ctx.events.publish(ctx.realm.id, [user.id], { type: 'reminders', op: 'remove', reminder_id: id });
 }
 
-export function listReminders(ctx: Context, user: User): Promise<ScheduledMessage[]> {
-  return ctx.db.scheduledMessage.findMany({
-    where: { senderId: user.id, delivered: false, deliveryType: REMIND },
-    orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
-  });
+export function listReminders(ctx: Pick<Context, 'db'>, user: Pick<User, 'id'>): Promise<ScheduledMessage[]> {
+  return undeliveredRows(ctx, user, REMIND);
 }
 
 /** For the worker: a reminder's content at delivery time, or the stored one when access is gone. */

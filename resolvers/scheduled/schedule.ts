@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { normalizeContent, resolveRecipient, type Recipient } from '../messages/send.ts';
 import { renderForRealm } from '../messages/render.ts';
 import { checkTopicAllowed, normalizeTopic } from '../messages/topics.ts';
-import { SEND_LATER, scheduledMessageRecord } from './wire.ts';
+import { REMIND, SEND_LATER, scheduledMessageRecord } from './wire.ts';
 
 export interface ScheduleInput {
   type: string;
@@ -153,10 +153,14 @@ export async function deleteScheduledMessage(ctx: Context, sender: User, id: num
   ctx.events.publish(ctx.realm.id, [sender.id], { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id });
 }
 
-/** The sender's undelivered send-later messages, soonest first (failed ones included). */
-export function listScheduledMessages(ctx: Context, sender: User): Promise<ScheduledMessage[]> {
+/** The sender's undelivered rows of one kind (send-later messages or reminders), soonest first (failed ones included). */
+export function undeliveredRows(ctx: Pick<Context, 'db'>, sender: Pick<User, 'id'>, deliveryType: typeof SEND_LATER | typeof REMIND): Promise<ScheduledMessage[]> {
   return ctx.db.scheduledMessage.findMany({
-    where: { senderId: sender.id, delivered: false, deliveryType: SEND_LATER },
+    where: { senderId: sender.id, delivered: false, deliveryType },
     orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
   });
+}
+
+export function listScheduledMessages(ctx: Pick<Context, 'db'>, sender: Pick<User, 'id'>): Promise<ScheduledMessage[]> {
+  return undeliveredRows(ctx, sender, SEND_LATER);
 }

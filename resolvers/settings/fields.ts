@@ -2,7 +2,7 @@
 // catalog (so a setting added there is readable, changeable and documented everywhere), the
 // `mySettings` query, the `updateSettings` mutation (PATCH /settings) and `confirmEmailChange`.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser } from '../../schema/fields.ts';
 import {
   REALM_DEFAULT_SETTING_NAMES, USER_SETTINGS, USER_SETTING_NAMES, effectiveSettings, realmUserDefaults, type SettingSpec, type UserSettings,
 } from './catalog.ts';
@@ -74,18 +74,12 @@ builder.queryFields((t) => ({
   realmUserSettingsDefaults: t.field({
     type: RealmUserSettingsDefaultsType,
     description: 'The personal settings new users of the viewer\'s organization start with.',
-    resolve: (_root, _args, ctx) => {
-      requireUser(ctx);
-      return realmUserDefaults(ctx.realm);
-    },
+    resolve: forUser((ctx) => realmUserDefaults(ctx.realm)),
   }),
   mySettings: t.field({
     type: UserSettingsType,
     description: 'The viewer\'s personal settings.',
-    resolve: (_root, _args, ctx) => {
-      const user = requireUser(ctx);
-      return { ...effectiveSettings(user, ctx.realm), timezone: user.timezone };
-    },
+    resolve: forUser((ctx, user) => ({ ...effectiveSettings(user, ctx.realm), timezone: user.timezone })),
   }),
 }));
 
@@ -115,10 +109,10 @@ builder.mutationFields((t) => ({
     description: 'Changes the personal settings new users of the organization start with (administrators; Zulip\'s '
       + 'PATCH /realm/user_settings_defaults). Existing users keep theirs. Each change is announced by a `realm_user_settings_defaults` event. Returns the defaults after the change.',
     args: { settings: t.arg({ type: RealmUserSettingsDefaultsChanges, required: true, description: 'The defaults to change.' }) },
-    resolve: async (_root, args, ctx) => {
-      await updateRealmUserDefaults(ctx, requireUser(ctx), settingsFromInput(args.settings as Record<string, unknown>, REALM_DEFAULT_SETTING_NAMES));
+    resolve: forUser(async (ctx, user, args) => {
+      await updateRealmUserDefaults(ctx, user, settingsFromInput(args.settings as Record<string, unknown>, REALM_DEFAULT_SETTING_NAMES));
       return realmUserDefaults(await ctx.db.realm.findUniqueOrThrow({ where: { id: ctx.realm.id } }));
-    },
+    }),
   }),
   updateSettings: t.field({
     type: UserSettingsType,
@@ -132,11 +126,10 @@ builder.mutationFields((t) => ({
       timezone: t.arg.string({ description: 'The IANA name of the profile time zone (others see it), or "" for none.' }),
       settings: t.arg({ type: UserSettingsChanges, description: 'The personal settings to change.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const user = requireUser(ctx);
+    resolve: forUser(async (ctx, user, args) => {
       await updateOwnSettings(ctx, user, { ...args, settings: settingsFromInput(args.settings as Record<string, unknown> | null, USER_SETTING_NAMES) });
       const fresh = await ctx.db.user.findUniqueOrThrow({ where: { id: user.id } });
       return { ...effectiveSettings(fresh, ctx.realm), timezone: fresh.timezone };
-    },
+    }),
   }),
 }));

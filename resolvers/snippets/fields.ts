@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { SavedSnippetType } from '../../schema/snippets.ts';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, listSavedSnippets } from './saved-snippets.ts';
 
@@ -7,7 +7,7 @@ builder.queryFields((t) => ({
   savedSnippets: t.field({
     type: [SavedSnippetType],
     description: "The viewer's saved snippets (Zulip's GET /saved_snippets), oldest first.",
-    resolve: (_root, _args, ctx) => listSavedSnippets(ctx, requireUser(ctx)),
+    resolve: forUser(listSavedSnippets),
   }),
 }));
 
@@ -18,7 +18,7 @@ builder.mutationFields((t) => ({
       title: t.arg.string({ required: true, description: 'The title.' }),
       content: t.arg.string({ required: true, description: 'The Markdown content.' }),
     },
-    resolve: (_root, args, ctx) => createSavedSnippet(ctx, requireUser(ctx), args),
+    resolve: forUser(createSavedSnippet),
   }),
   editSavedSnippet: t.boolean({
     description: "Changes the title and/or content of one of the viewer's saved snippets (at least one).",
@@ -27,17 +27,11 @@ builder.mutationFields((t) => ({
       title: t.arg.string({ description: 'New title.' }),
       content: t.arg.string({ description: 'New content.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await editSavedSnippet(ctx, requireUser(ctx), args);
-      return true;
-    },
+    resolve: userAction(editSavedSnippet),
   }),
   deleteSavedSnippet: t.boolean({
     description: "Deletes one of the viewer's saved snippets.",
     args: { savedSnippetId: t.arg.int({ required: true, description: 'The snippet to delete.' }) },
-    resolve: async (_root, args, ctx) => {
-      await deleteSavedSnippet(ctx, requireUser(ctx), args.savedSnippetId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deleteSavedSnippet(ctx, user, args.savedSnippetId)),
   }),
 }));

@@ -18,29 +18,22 @@ function shape(row: { id: number; title: string; content: string; dateCreated: D
   return { id: row.id, title: row.title, content: row.content, dateCreated: toUnixSeconds(row.dateCreated) };
 }
 
-function savedSnippetWire(s: SavedSnippetShape): Record<string, unknown> {
+export function savedSnippetWire(s: SavedSnippetShape): Record<string, unknown> {
   return { id: s.id, title: s.title, content: s.content, date_created: s.dateCreated };
 }
 
-function cleanTitle(title: string): string {
-  const trimmed = title.trim();
-  if (trimmed === '') throw new BadRequestError('Title cannot be empty.');
-  if (codePointLength(trimmed) > MAX_SNIPPET_TITLE_LENGTH) {
-    throw new BadRequestError(`title is too long (limit: ${MAX_SNIPPET_TITLE_LENGTH} characters)`);
-  }
+/** A snippet's title or content, trimmed: not empty, and at most `limit` code points. */
+function cleanText(value: string, name: 'Title' | 'Content', limit: number): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw new BadRequestError(`${name} cannot be empty.`);
+  if (codePointLength(trimmed) > limit) throw new BadRequestError(`${name.toLowerCase()} is too long (limit: ${limit} characters)`);
   return trimmed;
 }
 
-function cleanContent(content: string): string {
-  const trimmed = content.trim();
-  if (trimmed === '') throw new BadRequestError('Content cannot be empty.');
-  if (codePointLength(trimmed) > MAX_MESSAGE_LENGTH) {
-    throw new BadRequestError(`content is too long (limit: ${MAX_MESSAGE_LENGTH} characters)`);
-  }
-  return trimmed;
-}
+const cleanTitle = (title: string) => cleanText(title, 'Title', MAX_SNIPPET_TITLE_LENGTH);
+const cleanContent = (content: string) => cleanText(content, 'Content', MAX_MESSAGE_LENGTH);
 
-export async function listSavedSnippets(ctx: Context, user: User): Promise<SavedSnippetShape[]> {
+export async function listSavedSnippets(ctx: Pick<Context, 'db'>, user: Pick<User, 'id'>): Promise<SavedSnippetShape[]> {
   const rows = await ctx.db.savedSnippet.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
   return rows.map(shape);
 }

@@ -1,7 +1,7 @@
 // GraphQL fields of user status.
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { UserStatusType } from '../../schema/status.ts';
-import { requireUser } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { canAccessUser } from '../users/audience.ts';
 import { type StatusInput, statusOf, updateOwnStatus, updateUserStatusAsAdmin } from './update.ts';
@@ -11,12 +11,11 @@ builder.queryFields((t) => ({
     type: UserStatusType,
     description: 'The status a user of the viewer\'s organization has set.',
     args: { userId: t.arg.int({ required: true, description: 'The user whose status to read.' }) },
-    resolve: async (_root, args, ctx) => {
-      const viewer = requireUser(ctx);
+    resolve: forUser(async (ctx, viewer, args) => {
       const status = await statusOf(ctx, args.userId);
       if (!(await canAccessUser(ctx.db, ctx.realm, viewer, args.userId))) throw new BadRequestError('Insufficient permission');
       return status;
-    },
+    }),
   }),
 }));
 
@@ -34,10 +33,7 @@ builder.mutationFields((t) => ({
       ...statusArgs(t),
       away: t.arg.boolean({ description: 'Deprecated: sets `presence_enabled` to its negation.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateOwnStatus(ctx, requireUser(ctx), args as StatusInput);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => updateOwnStatus(ctx, user, args as StatusInput)),
   }),
   updateUserStatus: t.boolean({
     description: 'Changes another user\'s status (organization administrators only): only the arguments passed change.',
@@ -45,10 +41,6 @@ builder.mutationFields((t) => ({
       userId: t.arg.int({ required: true, description: 'The user whose status to change.' }),
       ...statusArgs(t),
     },
-    resolve: async (_root, args, ctx) => {
-      const { userId, ...input } = args;
-      await updateUserStatusAsAdmin(ctx, requireUser(ctx), userId, input as StatusInput);
-      return true;
-    },
+    resolve: userAction((ctx, user, { userId, ...input }) => updateUserStatusAsAdmin(ctx, user, userId, input as StatusInput)),
   }),
 }));

@@ -1,8 +1,9 @@
 // GraphQL fields of the topics area: listing and deleting topics, marking them read, topic
 // visibility policies, and the narrow-based flag update.
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { FlagsNarrowResultType, TopicType } from '../../schema/topics.ts';
+import { channelArg } from '../../schema/channels.ts';
 import { NarrowTermInput } from '../../schema/messages.ts';
 import { normalizeNarrow } from '../messages/narrow.ts';
 import { listTopics } from './list.ts';
@@ -14,43 +15,43 @@ import { updateMutedTopic } from './muted-topics.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
 
+/** A topic by channel and name, the empty topic also by its display name. */
+const topicArgs = builder.args((t) => ({
+  ...channelArg,
+  topicName: t.string({ required: true, description: 'The topic; the empty topic\'s display name means the empty topic.' }),
+}));
+
 builder.queryFields((t) => ({
   channelTopics: t.field({
     type: [TopicType],
     description: 'The channel\'s topics the viewer may read, newest first (Zulip\'s GET /users/me/{stream_id}/topics).',
     args: {
-      channelId: t.arg.int({ required: true, description: 'The channel.' }),
+      ...channelArg,
       allowEmptyTopicName: t.arg.boolean({ defaultValue: false, description: 'Return the empty topic as "" rather than its display name.' }),
     },
-    resolve: (_root, args, ctx) => listTopics(ctx, requireUser(ctx), args.channelId, args.allowEmptyTopicName ?? false),
+    resolve: forUser((ctx, user, args) => listTopics(ctx, user, args.channelId, args.allowEmptyTopicName ?? false)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   deleteTopic: t.boolean({
     description: 'Deletes a topic\'s messages, newest first, in batches (administrators only). Returns false when time ran out before the end: call again.',
-    args: {
-      channelId: t.arg.int({ required: true, description: 'The channel.' }),
-      topicName: t.arg.string({ required: true, description: 'The topic; the empty topic\'s display name means the empty topic.' }),
-    },
-    resolve: (_root, args, ctx) => deleteTopic(ctx, requireUser(ctx), args.channelId, args.topicName),
+    args: topicArgs,
+    resolve: forUser((ctx, user, args) => deleteTopic(ctx, user, args.channelId, args.topicName)),
   }),
   markAllAsRead: t.int({
     description: 'Marks all of the viewer\'s messages read; returns how many changed.',
-    resolve: (_root, _args, ctx) => markAllAsRead(ctx, requireUser(ctx)),
+    resolve: forUser(markAllAsRead),
   }),
   markChannelAsRead: t.int({
     description: 'Marks the viewer\'s messages in a channel read; returns how many changed.',
-    args: { channelId: t.arg.int({ required: true, description: 'The channel.' }) },
-    resolve: (_root, args, ctx) => markChannelAsRead(ctx, requireUser(ctx), args.channelId),
+    args: channelArg,
+    resolve: forUser((ctx, user, args) => markChannelAsRead(ctx, user, args.channelId)),
   }),
   markTopicAsRead: t.int({
     description: 'Deprecated (use updateMessageFlagsForNarrow): marks the viewer\'s messages in a topic read; returns how many changed.',
-    args: {
-      channelId: t.arg.int({ required: true, description: 'The channel.' }),
-      topicName: t.arg.string({ required: true, description: 'The topic; the empty topic\'s display name means the empty topic.' }),
-    },
-    resolve: (_root, args, ctx) => markTopicAsRead(ctx, requireUser(ctx), args.channelId, args.topicName),
+    args: topicArgs,
+    resolve: forUser((ctx, user, args) => markTopicAsRead(ctx, user, args.channelId, args.topicName)),
   }),
   updateMessageFlagsForNarrow: t.field({
     type: FlagsNarrowResultType,
@@ -64,22 +65,19 @@ builder.mutationFields((t) => ({
       op: t.arg.string({ required: true, description: '`add` or `remove`.' }),
       flag: t.arg.string({ required: true, description: '`read`, `starred` or `collapsed`.' }),
     },
-    resolve: (_root, args, ctx) => updateFlagsForNarrow(ctx, requireUser(ctx), {
+    resolve: forUser((ctx, user, args) => updateFlagsForNarrow(ctx, user, {
       anchor: args.anchor, includeAnchor: args.includeAnchor ?? true, numBefore: args.numBefore, numAfter: args.numAfter,
       narrow: normalizeNarrow(args.narrow ?? []), op: args.op, flag: args.flag,
-    }),
+    })),
   }),
   setTopicVisibilityPolicy: t.boolean({
     description: 'Sets the viewer\'s visibility policy for a topic: 0 none, 1 muted, 2 unmuted, 3 followed.',
     args: {
-      channelId: t.arg.int({ required: true, description: 'The channel.' }),
+      ...channelArg,
       topic: t.arg.string({ required: true, description: 'The topic (it need not have messages).' }),
       visibilityPolicy: t.arg.int({ required: true, description: '0, 1, 2 or 3.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await setTopicVisibilityPolicy(ctx, requireUser(ctx), args.channelId, args.topic, args.visibilityPolicy);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => setTopicVisibilityPolicy(ctx, user, args.channelId, args.topic, args.visibilityPolicy)),
   }),
   updateMutedTopic: t.boolean({
     description: 'Deprecated (use setTopicVisibilityPolicy): mutes (`add`) or unmutes (`remove`) a topic, the channel given by ID or by name.',
@@ -89,9 +87,6 @@ builder.mutationFields((t) => ({
       topic: t.arg.string({ required: true, description: 'The topic (it need not have messages).' }),
       op: t.arg.string({ required: true, description: '`add` (mute) or `remove` (unmute).' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateMutedTopic(ctx, requireUser(ctx), args);
-      return true;
-    },
+    resolve: userAction(updateMutedTopic),
   }),
 }));

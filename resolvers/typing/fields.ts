@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { userAction } from '../../schema/fields.ts';
 import { notifyTyping } from './notify.ts';
 import { notifyEditTyping } from './edit-notify.ts';
 // The area's event kinds, and how each queue sees them.
@@ -15,10 +15,7 @@ builder.mutationFields((t) => ({
       streamId: t.arg.int({ description: 'The channel, for channel messages.' }),
       topic: t.arg.string({ description: 'The topic, for channel messages; "(no topic)" means the empty topic.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await notifyTyping(ctx, requireUser(ctx), args);
-      return true;
-    },
+    resolve: userAction(notifyTyping),
   }),
   setEditTypingStatus: t.boolean({
     description: 'Tells whoever would see the edit that the viewer started or stopped editing a message\'s content (Zulip\'s POST /messages/{message_id}/typing): `typing_edit_message` events. Only for messages the viewer may edit.',
@@ -26,9 +23,6 @@ builder.mutationFields((t) => ({
       messageId: t.arg.int({ required: true, description: 'The message being edited.' }),
       op: t.arg.string({ required: true, description: '`start` or `stop`.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await notifyEditTyping(ctx, requireUser(ctx), args.messageId, args.op);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => notifyEditTyping(ctx, user, args.messageId, args.op)),
   }),
 }));

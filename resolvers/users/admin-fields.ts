@@ -1,17 +1,25 @@
 // GraphQL fields for user administration (update, deactivate, reactivate) and custom profile fields.
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { CustomProfileFieldType, ProfileDataInput } from '../../schema/profile-fields.ts';
 import { requireUser, type Context } from '../../schema/context.ts';
+import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import { updateOwnProfileData, updateUser, requireAdmin } from './update.ts';
 import { deactivateSelf, deactivateUser, reactivateUser } from './deactivate.ts';
 import { createField, deleteField, fieldRecord, realmFields, reorderFields, updateField } from './profile-fields.ts';
 import { parseProfileData } from './profile-data.ts';
 import { activeUserIds } from './audience.ts';
 
-/** Everyone hears the organization's complete, reordered field list after any change. */
-async function publishFields(ctx: Context): Promise<void> {
+/**
+ * An administrator's change to the custom profile fields, in one transaction; then everyone hears
+ * the organization's complete, reordered field list.
+ */
+async function changeFields<T>(ctx: Context, actor: User, change: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  requireAdmin(actor);
+  const result = await ctx.db.$transaction(change);
   const fields = await realmFields(ctx.db, ctx.realm.id);
   ctx.events.publish(ctx.realm.id, await activeUserIds(ctx.db, ctx.realm.id), { type: 'custom_profile_fields', fields: fields.map(fieldRecord) });
+  return result;
 }
 
 builder.queryFields((t) => ({
@@ -35,32 +43,20 @@ builder.mutationFields((t) => ({
       profileData: t.arg({ type: [ProfileDataInput], description: 'Custom profile field values to set or (null) remove.' }),
       newEmail: t.arg.string({ description: 'New email address (owners with the can_change_user_emails permission).' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const actor = requireUser(ctx);
-      await updateUser(ctx, actor, args.userId, {
-        fullName: args.fullName, role: args.role, newEmail: args.newEmail,
-        profileData: args.profileData ? parseProfileData(args.profileData.map((d) => ({ id: d.id, value: d.value ?? null }))) : null,
-      });
-      return true;
-    },
+    resolve: userAction((ctx, actor, args) => updateUser(ctx, actor, args.userId, {
+      fullName: args.fullName, role: args.role, newEmail: args.newEmail,
+      profileData: args.profileData ? parseProfileData(args.profileData.map((d) => ({ id: d.id, value: d.value ?? null }))) : null,
+    })),
   }),
   updateOwnProfileData: t.boolean({
     description: 'Sets or removes the viewer\'s own values for fields users may edit.',
     args: { data: t.arg({ type: [ProfileDataInput], required: true, description: 'Field values; null or empty removes one.' }) },
-    resolve: async (_root, args, ctx) => {
-      const actor = requireUser(ctx);
-      await updateOwnProfileData(ctx, actor, parseProfileData(args.data.map((d) => ({ id: d.id, value: d.value ?? null })), 'data'));
-      return true;
-    },
+    resolve: userAction((ctx, actor, args) => updateOwnProfileData(ctx, actor, parseProfileData(args.data.map((d) => ({ id: d.id, value: d.value ?? null })), 'data'))),
   }),
   removeOwnProfileData: t.boolean({
     description: 'Removes the viewer\'s own values for these fields.',
     args: { fieldIds: t.arg.intList({ required: true, description: 'IDs of the fields to clear.' }) },
-    resolve: async (_root, args, ctx) => {
-      const actor = requireUser(ctx);
-      await updateOwnProfileData(ctx, actor, args.fieldIds.map((id) => ({ id, value: null })));
-      return true;
-    },
+    resolve: userAction((ctx, actor, args) => updateOwnProfileData(ctx, actor, args.fieldIds.map((id) => ({ id, value: null })))),
   }),
   deactivateUser: t.boolean({
     description: 'Deactivates a user and the bots they own (administrators; owners only by owners; never the only owner).',
@@ -70,25 +66,16 @@ builder.mutationFields((t) => ({
         description: 'If given (even empty), the user is e-mailed that their account was deactivated, with this comment (at most 2000 characters).',
       }),
     },
-    resolve: async (_root, args, ctx) => {
-      await deactivateUser(ctx, requireUser(ctx), args.userId, args.deactivationNotificationComment);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => deactivateUser(ctx, user, args.userId, args.deactivationNotificationComment)),
   }),
   deactivateOwnAccount: t.boolean({
     description: 'Deactivates the viewer\'s own account (not the only owner or the only user).',
-    resolve: async (_root, _args, ctx) => {
-      await deactivateSelf(ctx, requireUser(ctx));
-      return true;
-    },
+    resolve: userAction(deactivateSelf),
   }),
   reactivateUser: t.boolean({
     description: 'Reactivates a deactivated user (administrators).',
     args: { userId: t.arg.int({ required: true, description: 'The user to reactivate.' }) },
-    resolve: async (_root, args, ctx) => {
-      await reactivateUser(ctx, requireUser(ctx), args.userId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => reactivateUser(ctx, user, args.userId)),
   }),
   createCustomProfileField: t.int({
     description: 'Adds a custom profile field (administrators) and returns its ID.',
@@ -101,15 +88,13 @@ builder.mutationFields((t) => ({
       required: t.arg.boolean({ defaultValue: false, description: 'Ask every user to fill it in.' }),
       editableByUser: t.arg.boolean({ defaultValue: true, description: 'Users may edit their own value.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      requireAdmin(requireUser(ctx));
-      const field = await ctx.db.$transaction((tx) => createField(tx, ctx.realm.id, {
+    resolve: forUser(async (ctx, actor, args) => {
+      const field = await changeFields(ctx, actor, (tx) => createField(tx, ctx.realm.id, {
         name: args.name ?? '', hint: args.hint ?? '', fieldType: args.fieldType, fieldData: args.fieldData ?? {},
         displayInProfileSummary: args.displayInProfileSummary ?? false, required: args.required ?? false, editableByUser: args.editableByUser ?? true,
       }));
-      await publishFields(ctx);
       return field.id;
-    },
+    }),
   }),
   updateCustomProfileField: t.boolean({
     description: 'Changes a custom profile field (administrators); omitted arguments keep their value.',
@@ -122,31 +107,16 @@ builder.mutationFields((t) => ({
       required: t.arg.boolean({ description: 'Ask every user to fill it in.' }),
       editableByUser: t.arg.boolean({ description: 'Users may edit their own value.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      requireAdmin(requireUser(ctx));
-      await ctx.db.$transaction((tx) => updateField(tx, ctx.realm.id, args.fieldId, args));
-      await publishFields(ctx);
-      return true;
-    },
+    resolve: userAction((ctx, actor, args) => changeFields(ctx, actor, (tx) => updateField(tx, ctx.realm.id, args.fieldId, args))),
   }),
   deleteCustomProfileField: t.boolean({
     description: 'Deletes a custom profile field and every user\'s value for it (administrators).',
     args: { fieldId: t.arg.int({ required: true, description: 'The field to delete.' }) },
-    resolve: async (_root, args, ctx) => {
-      requireAdmin(requireUser(ctx));
-      await ctx.db.$transaction((tx) => deleteField(tx, ctx.realm.id, args.fieldId));
-      await publishFields(ctx);
-      return true;
-    },
+    resolve: userAction((ctx, actor, args) => changeFields(ctx, actor, (tx) => deleteField(tx, ctx.realm.id, args.fieldId))),
   }),
   reorderCustomProfileFields: t.boolean({
     description: 'Puts the organization\'s custom profile fields in this order (administrators; every field\'s ID once).',
     args: { order: t.arg.intList({ required: true, description: 'All field IDs in the new order.' }) },
-    resolve: async (_root, args, ctx) => {
-      requireAdmin(requireUser(ctx));
-      await ctx.db.$transaction((tx) => reorderFields(tx, ctx.realm.id, args.order));
-      await publishFields(ctx);
-      return true;
-    },
+    resolve: userAction((ctx, actor, args) => changeFields(ctx, actor, (tx) => reorderFields(tx, ctx.realm.id, args.order))),
   }),
 }));

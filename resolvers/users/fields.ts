@@ -1,5 +1,6 @@
 // GraphQL fields of the users area.
 import { builder } from '../../schema/builder.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { UserType } from '../../schema/users.ts';
 import { requireUser } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError, UnauthorizedPrincipalError } from '../errors.ts';
@@ -13,7 +14,7 @@ import { exactInsensitive } from '../rows.ts';
 import { addAlertWords, listAlertWords, removeAlertWords } from './alert-words.ts';
 import { listMutedUsers, muteUser, unmuteUser } from './muted-users.ts';
 import { MutedUserType } from '../../schema/drafts.ts';
-import { FileUploadInput } from '../../schema/emoji.ts';
+import { imageArg } from '../../schema/emoji.ts';
 import { deleteAvatar, uploadAvatar } from './avatars.ts';
 
 builder.queryFields((t) => ({
@@ -63,11 +64,10 @@ builder.queryFields((t) => ({
   }),
   maxMessageId: t.int({
     description: 'The highest message ID the viewer has received, or -1.',
-    resolve: async (_root, _args, ctx) => {
-      const user = requireUser(ctx);
+    resolve: forUser(async (ctx, user) => {
       const row = await ctx.db.userMessage.aggregate({ where: { userId: user.id }, _max: { messageId: true } });
       return row._max.messageId ?? -1;
-    },
+    }),
   }),
 }));
 
@@ -79,20 +79,19 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true }),
       fullName: t.arg.string({ required: true }),
     },
-    resolve: async (_root, args, ctx) => {
-      const actor = requireUser(ctx);
+    resolve: forUser(async (ctx, actor, args) => {
       if (!isAdmin(actor)) throw new UnauthorizedPrincipalError('Must be an organization administrator');
       const user = await createUser(ctx.db, ctx.realm.id, { email: args.email, password: args.password, fullName: args.fullName, realmHost: realmHost(ctx.realm, ctx.config) });
       await announceNewUser(ctx, user);
       return user.id;
-    },
+    }),
   }),
 }));
 
 builder.queryFields((t) => ({
   alertWords: t.stringList({
     description: 'The viewer\'s alert words: words or phrases whose appearance in a message alerts them (case-insensitive).',
-    resolve: (_root, _args, ctx) => listAlertWords(ctx, requireUser(ctx)),
+    resolve: forUser(listAlertWords),
   }),
 }));
 
@@ -100,12 +99,12 @@ builder.mutationFields((t) => ({
   addAlertWords: t.stringList({
     description: 'Adds alert words (words the viewer has already, in any case, are ignored); returns the whole list.',
     args: { alertWords: t.arg.stringList({ required: true, description: 'Words or phrases of at most 100 characters; surrounding white space is removed.' }) },
-    resolve: (_root, args, ctx) => addAlertWords(ctx, requireUser(ctx), args.alertWords),
+    resolve: forUser((ctx, user, args) => addAlertWords(ctx, user, args.alertWords)),
   }),
   removeAlertWords: t.stringList({
     description: 'Removes alert words, ignoring case (words the viewer does not have are ignored); returns the whole list.',
     args: { alertWords: t.arg.stringList({ required: true, description: 'The words or phrases to remove.' }) },
-    resolve: (_root, args, ctx) => removeAlertWords(ctx, requireUser(ctx), args.alertWords),
+    resolve: forUser((ctx, user, args) => removeAlertWords(ctx, user, args.alertWords)),
   }),
 }));
 
@@ -113,7 +112,7 @@ builder.queryFields((t) => ({
   mutedUsers: t.field({
     type: [MutedUserType],
     description: 'The users the viewer muted, longest muted first.',
-    resolve: (_root, _args, ctx) => listMutedUsers(ctx.db, requireUser(ctx)),
+    resolve: forUser((ctx, user) => listMutedUsers(ctx.db, user)),
   }),
 }));
 
@@ -121,30 +120,24 @@ builder.mutationFields((t) => ({
   muteUser: t.boolean({
     description: 'Mutes a user (bots and deactivated users too, not oneself): their messages, past and future, are read for the viewer, and their typing is not shown.',
     args: { mutedUserId: t.arg.int({ required: true, description: 'The user to mute.' }) },
-    resolve: async (_root, args, ctx) => {
-      await muteUser(ctx, requireUser(ctx), args.mutedUserId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => muteUser(ctx, user, args.mutedUserId)),
   }),
   unmuteUser: t.boolean({
     description: 'Unmutes a user the viewer muted.',
     args: { mutedUserId: t.arg.int({ required: true, description: 'The user to unmute.' }) },
-    resolve: async (_root, args, ctx) => {
-      await unmuteUser(ctx, requireUser(ctx), args.mutedUserId);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => unmuteUser(ctx, user, args.mutedUserId)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   uploadAvatar: t.string({
     description: 'Sets the viewer\'s avatar to an uploaded image (at most max_avatar_file_size_mib), stored at 100 and 500 pixels. Returns the new avatar URL.',
-    args: { files: t.arg({ type: [FileUploadInput], required: true, description: 'The image: exactly one.' }) },
-    resolve: (_root, args, ctx) => uploadAvatar(ctx, requireUser(ctx), args.files),
+    args: imageArg,
+    resolve: forUser((ctx, user, args) => uploadAvatar(ctx, user, args.files)),
   }),
   deleteAvatar: t.string({
     description: 'Returns the viewer to the default avatar (generated by the server, or Gravatar\'s where the server links it). Returns its URL.',
-    resolve: (_root, _args, ctx) => deleteAvatar(ctx, requireUser(ctx)),
+    resolve: forUser(deleteAvatar),
   }),
 }));
 
@@ -160,7 +153,7 @@ builder.queryFields((t) => ({
   onboardingSteps: t.field({
     type: [OnboardingStepType],
     description: 'The onboarding steps the viewer has not dismissed yet.',
-    resolve: (_root, _args, ctx) => nextOnboardingSteps(ctx, requireUser(ctx)),
+    resolve: forUser(nextOnboardingSteps),
   }),
 }));
 
@@ -168,9 +161,6 @@ builder.mutationFields((t) => ({
   markOnboardingStepRead: t.boolean({
     description: 'Marks an onboarding step as seen (not for bots); the viewer\'s queues get the new list in an `onboarding_steps` event.',
     args: { onboardingStep: t.arg.string({ required: true, description: 'The step\'s name.' }) },
-    resolve: async (_root, args, ctx) => {
-      await markOnboardingStepRead(ctx, requireUser(ctx), args.onboardingStep);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => markOnboardingStepRead(ctx, user, args.onboardingStep)),
   }),
 }));

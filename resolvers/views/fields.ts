@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { requireUser } from '../../schema/context.ts';
+import { forUser, userAction } from '../../schema/fields.ts';
 import { NavigationViewType } from '../../schema/navigation-views.ts';
 import { addNavigationView, listNavigationViews, removeNavigationView, updateNavigationView } from './navigation-views.ts';
 
@@ -7,7 +7,7 @@ builder.queryFields((t) => ({
   navigationViews: t.field({
     type: [NavigationViewType],
     description: "The viewer's navigation views (Zulip's GET /navigation_views), oldest first.",
-    resolve: (_root, _args, ctx) => listNavigationViews(ctx, requireUser(ctx)),
+    resolve: forUser(listNavigationViews),
   }),
 }));
 
@@ -19,10 +19,7 @@ builder.mutationFields((t) => ({
       isPinned: t.arg.boolean({ required: true, description: 'Whether the view is pinned to the sidebar.' }),
       name: t.arg.string({ description: 'Name of a custom view; must be omitted for built-in views.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await addNavigationView(ctx, requireUser(ctx), args);
-      return true;
-    },
+    resolve: userAction(addNavigationView),
   }),
   updateNavigationView: t.boolean({
     description: "Changes a navigation view's pinning or name.",
@@ -31,17 +28,11 @@ builder.mutationFields((t) => ({
       isPinned: t.arg.boolean({ description: 'New pinning, if changing.' }),
       name: t.arg.string({ description: 'New name, if changing (custom views only).' }),
     },
-    resolve: async (_root, args, ctx) => {
-      await updateNavigationView(ctx, requireUser(ctx), args);
-      return true;
-    },
+    resolve: userAction(updateNavigationView),
   }),
   removeNavigationView: t.boolean({
     description: 'Removes one of the viewer\'s navigation views.',
     args: { fragment: t.arg.string({ required: true, description: 'The view to remove.' }) },
-    resolve: async (_root, args, ctx) => {
-      await removeNavigationView(ctx, requireUser(ctx), args.fragment);
-      return true;
-    },
+    resolve: userAction((ctx, user, args) => removeNavigationView(ctx, user, args.fragment)),
   }),
 }));

@@ -46,7 +46,7 @@ function cleanName(name: string | null | undefined): string | null {
 const ALREADY_EXISTS = 'Navigation view already exists.';
 const DOES_NOT_EXIST = 'Navigation view does not exist.';
 
-export async function listNavigationViews(ctx: Context, user: User): Promise<NavigationViewShape[]> {
+export async function listNavigationViews(ctx: Pick<Context, 'db'>, user: Pick<User, 'id'>): Promise<NavigationViewShape[]> {
   const rows = await ctx.db.navigationView.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
   return rows.map(shape);
 }

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
 import { graphql, rawRequest, type ApiClient, type Credentials } from '../support/client.ts';
-import { multipart, only, openQueue, PNG, type Wire, type ZulipEventOut } from './support.ts';
+import { multipart, PNG, type Wire } from './support.ts';
+import { only, openQueue, type ZulipEventOut } from '../support/events.ts';
 
 interface FieldSpec { key: string; required: boolean; type?: string; model?: string; items?: string; values?: string; custom?: boolean; enum?: boolean; reader?: string }
 const MODELS: Record<string, { fields: FieldSpec[] }> = JSON.parse(readFileSync(new URL('./flutter-models.json', import.meta.url), 'utf8')).models;

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
 import { ApiClient, graphql, type Credentials } from '../support/client.ts';
-import { multipart, only, openQueue, PNG, type Wire } from './support.ts';
+import { multipart, PNG, type Wire } from './support.ts';
+import { only, openQueue } from '../support/events.ts';
 
 const UA = { 'user-agent': 'ZulipPython/0.9.1 (Debian GNU/Linux; 12)' };
 

@@ -3,42 +3,8 @@
 // that client puts on the wire, so what reaches the server is what the client would send.
 import { expect } from 'vitest';
 import { rawRequest, type ApiClient, type ApiResponse, type Credentials } from '../support/client.ts';
-import { validateEvent } from '../support/openapi.ts';
 
 export type Wire = Record<string, string>;
-
-export interface ZulipEventOut {
-  id: number;
-  type: string;
-  [key: string]: any;
-}
-
-/** A queue registered with the given wire parameters; `events()` drains it without blocking. */
-export async function openQueue(client: ApiClient, params: Wire) {
-  const res = await client.post('/register', params);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  let last = res.body.last_event_id as number;
-  const queueId = res.body.queue_id as string;
-  return {
-    state: res.body as Record<string, any>,
-    queueId,
-    async events(): Promise<ZulipEventOut[]> {
-      const polled = await client.get('/events', { queue_id: queueId, last_event_id: String(last), dont_block: 'true' });
-      expect(polled.status, JSON.stringify(polled.body)).toBe(200);
-      const events = (polled.body.events as ZulipEventOut[]).filter((e) => e.type !== 'heartbeat');
-      for (const event of events) validateEvent(event);
-      if (polled.body.events.length) last = Math.max(last, ...polled.body.events.map((e: ZulipEventOut) => e.id));
-      return events;
-    },
-  };
-}
-
-/** The one event of `type` (and `op`) among `events`. */
-export function only(events: ZulipEventOut[], type: string, op?: string): ZulipEventOut {
-  const found = events.filter((e) => e.type === type && (op === undefined || e.op === op));
-  expect(found, `${type}${op ? `/${op}` : ''} in ${JSON.stringify(events)}`).toHaveLength(1);
-  return found[0]!;
-}
 
 /**
  * A multipart/form-data request built by hand: file parts carry exactly the headers given (the

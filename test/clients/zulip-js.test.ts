@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
 import type { ApiResponse, Credentials } from '../support/client.ts';
-import { multipart, only, openQueue, type Wire } from './support.ts';
+import { multipart, type Wire } from './support.ts';
+import { only, openQueue } from '../support/events.ts';
 
 const UA = 'node-fetch/1.0 (+https://github.com/bitinn/node-fetch)';
 

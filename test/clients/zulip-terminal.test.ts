@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
-import { expectMessageRecord, only, openQueue, type Wire } from './support.ts';
+import { expectMessageRecord, type Wire } from './support.ts';
+import { only, openQueue } from '../support/events.ts';
 
 const UA = { 'user-agent': 'ZulipTerminal/0.7.0+git ZulipPython/0.9.0 (Debian GNU/Linux; 12)' };
 

@@ -3,10 +3,9 @@
 // with the same permission rules as the REST endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, type MadeUser, makeTeam, makeChannelFolder } from '../support/factories.ts';
+import { makeBot, type MadeUser, makeTeam, makeChannelFolder, makeOtherRealmOwner } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
-import { createRealm } from '../../resolvers/realm/create.ts';
-import { fails, login, ok } from './helpers.ts';
+import { fails, ok } from './helpers.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -45,8 +44,7 @@ beforeAll(async () => {
   t = await startTestServer();
   ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
   bot = await makeBot(t, alice, { fullName: 'Botty' });
-  await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example', ownerPassword: 'boss password' });
-  boss = await login(t, 'boss@other.example', 'boss password', OTHER);
+  boss = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
 

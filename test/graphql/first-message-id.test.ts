@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import { ok } from './helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -13,15 +13,9 @@ let bob: MadeUser;
 
 const stored = async (id: number) => (await t.server.database.prisma.channel.findUniqueOrThrow({ where: { id } })).firstMessageId;
 
-async function register(who: MadeUser) {
-  const res = await t.client(who).post('/register', { event_types: ['stream'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id as string;
-}
+const register = async (who: MadeUser) => (await registerQueue(t.client(who), { event_types: ['stream'] })).queue_id;
 async function firstMessageUpdates(who: MadeUser, queueId: string) {
-  const res = await t.client(who).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as Record<string, any>[]).filter((e) => e.type === 'stream' && e.property === 'first_message_id').map((e) => [e.stream_id, e.value]);
+  return (await allEvents(t.client(who), queueId)).filter((e) => e.type === 'stream' && e.property === 'first_message_id').map((e) => [e.stream_id, e.value]);
 }
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { type MadeUser, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, ok } from './helpers.ts';
 
@@ -38,9 +38,7 @@ const getMessage = async (as: Credentials, id: number, extra: Record<string, unk
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Outsider' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   general = (await ok(t, '{ channelIdByName(name: "general") }', {}, t.owner)).channelIdByName;
   // A private channel of the owner and Bob; Alice and Carol are not in it.
   await ok(t, `mutation($p: JSON) { subscribe(subscriptions: [{ name: "secret" }], inviteOnly: true, principals: $p) { subscribed } }`,

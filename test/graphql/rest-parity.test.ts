@@ -3,7 +3,7 @@
 // and `extensions.zulip`, because the REST facade runs the GraphQL operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import { graphql, type ApiResponse, type Credentials } from '../support/client.ts';
 import { ok } from './helpers.ts';
 
@@ -15,8 +15,7 @@ let aliceMessage: number;
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   secret = await makeChannel(t.client(t.owner), 'parity-secret', { invite_only: true });
   aliceMessage = await sendToChannel(t.client(alice), 'general', 'parity', 'written by **alice**');
 });

@@ -2,8 +2,9 @@
 // codes as the REST endpoints, and the same events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
+import { makeChannel, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
 import { fails, ok } from './helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -26,15 +27,14 @@ const REPORT = 'mutation($id: Int!, $type: String!, $description: String) { repo
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
 });
 afterAll(async () => { await t?.close(); });
 
 describe('scheduled messages', () => {
   it('creates, lists, edits and deletes, with events to the sender', async () => {
-    const queue = (await t.client(alice).post('/register', { event_types: ['scheduled_messages'] })).body.queue_id;
+    const queue = (await registerQueue(t.client(alice), { event_types: ['scheduled_messages'] })).queue_id;
     const at = inAnHour();
     const { createScheduledMessage: id } = await ok(t, CREATE, { type: 'channel', to: design, topic: 'plans', content: 'hi', at }, alice);
     expect((await ok(t, LIST, {}, alice)).scheduledMessages).toEqual([
@@ -45,7 +45,7 @@ describe('scheduled messages', () => {
     expect((await ok(t, LIST, {}, alice)).scheduledMessages[0]).toMatchObject({ type: 'private', to: [bob.userId], topic: null });
     expect((await ok(t, DELETE, { id }, alice)).deleteScheduledMessage).toBe(true);
     expect((await ok(t, LIST, {}, alice)).scheduledMessages).toEqual([]);
-    const events = (await t.client(alice).get('/events', { queue_id: queue, last_event_id: -1, dont_block: true })).body.events;
+    const events = await allEvents(t.client(alice), queue, { keepHeartbeats: true });
     expect(events.map((e: any) => e.op)).toEqual(['add', 'update', 'remove']);
   });
 

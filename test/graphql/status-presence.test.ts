@@ -1,9 +1,8 @@
 // Status, custom emoji and presence through GraphQL: the same rules as the REST API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser } from '../support/factories.ts';
-import { fails, login, ok } from './helpers.ts';
-import { createRealm } from '../../resolvers/realm/create.ts';
+import { makeBot, type MadeUser, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
+import { fails, ok } from './helpers.ts';
 import type { Credentials } from '../support/client.ts';
 
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -18,13 +17,9 @@ let boss: Credentials;
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ alice, bob, admin, guest } = await makeTeam(t, ['alice', 'bob', 'admin', 'guest']));
   bot = await makeBot(t, alice, { fullName: 'A Bot' });
-  await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw-other-123' });
-  boss = await login(t, 'boss@other.example.com', 'pw-other-123', 'other.localhost');
+  boss = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
 

@@ -3,11 +3,10 @@
 // and nothing of one organization reachable from another (Host header picks the realm).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, type MadeUser, makeTeam } from '../support/factories.ts';
+import { makeBot, type MadeUser, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
-import { createRealm } from '../../resolvers/realm/create.ts';
 import { systemGroupIds } from '../../resolvers/groups/system.ts';
-import { fails, login, ok } from './helpers.ts';
+import { fails, ok } from './helpers.ts';
 
 const ROOT = 'localhost';
 const OTHER = 'other.localhost';
@@ -47,8 +46,7 @@ beforeAll(async () => {
   await ok(t, SUBSCRIBE, { subs: [{ name: 'design' }], principals: [alice.userId, bob.userId] }, alice, ROOT);
   vault = await idOf('vault');
   design = await idOf('design');
-  await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw12345678' });
-  boss = await login(t, 'boss@other.example.com', 'pw12345678', OTHER);
+  boss = await makeOtherRealmOwner(t, 'other');
 }, 180_000);
 afterAll(async () => { await t?.close(); });
 
@@ -96,8 +94,7 @@ describe('subscribe: the permission matrix for an existing private channel', () 
   });
 
   it('principals from another organization are unknown', async () => {
-    const bossId = (await db().user.findFirstOrThrow({ where: { email: 'boss@other.example.com' } })).id;
-    const res = await fails(t, SUBSCRIBE, { subs: [{ name: 'design' }], principals: [bossId] }, alice, ROOT);
+    const res = await fails(t, SUBSCRIBE, { subs: [{ name: 'design' }], principals: [boss.userId] }, alice, ROOT);
     expect(res.error.message).toBe('No such user');
     expect(res.error.extensions?.code).toBe('BAD_REQUEST');
   });

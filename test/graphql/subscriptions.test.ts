@@ -5,7 +5,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { graphql, type Credentials } from '../support/client.ts';
-import { makeUser, sendDirect, type MadeUser, deactivate } from '../support/factories.ts';
+import { makeUser, sendDirect, type MadeUser, deactivate, makeTeam } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
 
 let t: TestServer;
@@ -14,8 +14,7 @@ let bob: MadeUser;
 
 beforeAll(async () => {
   t = await startTestServer({ heartbeatSecs: 1 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
 });
 afterAll(async () => { await t?.close(); });
 

@@ -3,7 +3,7 @@
 // with the same rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, ok } from './helpers.ts';
 
@@ -40,10 +40,7 @@ const roleOf = async (userId: number) => (await db().user.findUniqueOrThrow({ wh
 beforeAll(async () => {
   t = await startTestServer();
   owner = t.owner;
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  member = await makeUser(t, { fullName: 'Mem Ber' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
 });
 afterAll(async () => { await t?.close(); });
 

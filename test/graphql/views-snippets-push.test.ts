@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { graphql } from '../support/client.ts';
 import { configFromEnv } from '../../server/config.ts';
 import { fails, ok } from './helpers.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 const BOUNCER_KEY = randomBytes(32).toString('base64');
 let t: TestServer;
@@ -35,23 +35,15 @@ beforeAll(async () => {
     pushBouncerPublicKeys: [BOUNCER_KEY],
     videoCalls: { zoom: { clientId: 'id', clientSecret: 'secret', authorizeUrl: `${fakeUrl}/authorize`, tokenUrl: `${fakeUrl}/token`, apiUrl: fakeUrl } },
   });
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
 });
 afterAll(async () => {
   await t?.close();
   await new Promise<void>((resolve) => fake?.close(() => resolve()));
 });
 
-async function queue(as: Credentials, eventTypes: string[]): Promise<string> {
-  const res = await t.client(as).post('/register', { event_types: eventTypes });
-  return res.body.queue_id;
-}
-async function events(as: Credentials, queueId: string) {
-  const res = await t.client(as).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
-}
+const queue = async (as: Credentials, eventTypes: string[]) => (await registerQueue(t.client(as), { event_types: eventTypes })).queue_id;
+const events = async (as: Credentials, queueId: string) => withoutIds(await allEvents(t.client(as), queueId));
 
 const VIEWS = '{ navigationViews { fragment isPinned name } }';
 const ADD_VIEW = 'mutation($f: String!, $p: Boolean!, $n: String) { addNavigationView(fragment: $f, isPinned: $p, name: $n) }';

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -24,17 +24,7 @@ async function words(c: ApiClient): Promise<string[]> {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.alert_words;
 }
-async function queue(c: ApiClient): Promise<string> {
-  const res = await c.post('/register', { event_types: ['alert_words'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['alert_words'] })).queue_id;
 
 describe('POST /users/me/alert_words', () => {
   it('adds words, trimmed, skipping empty ones and ones already there in any case; answers the whole list', async () => {
@@ -93,9 +83,9 @@ describe('Alert words belong to their owner', () => {
     await t.client(bob).delete('/users/me/alert_words', { alert_words: ['secret project'] });
     expect(await words(t.client(alice))).toEqual(['secret project']);
     expect(await words(t.client(bob))).toEqual([]);
-    expect(await events(t.client(alice), aliceQueue)).toEqual([{ type: 'alert_words', alert_words: ['secret project'], id: 0 }]);
+    expect(await allEvents(t.client(alice), aliceQueue)).toEqual([{ type: 'alert_words', alert_words: ['secret project'], id: 0 }]);
     // Bob's own (empty) change reaches Bob only.
-    expect(await events(t.client(bob), bobQueue)).toEqual([{ type: 'alert_words', alert_words: [], id: 0 }]);
+    expect(await allEvents(t.client(bob), bobQueue)).toEqual([{ type: 'alert_words', alert_words: [], id: 0 }]);
   });
 
   it('are in the register response under alert_words', async () => {
@@ -127,7 +117,7 @@ describe('Messages containing an alert word', () => {
     const gina = await makeUser(t);
     await t.client(gina).post('/users/me/alert_words', { alert_words: ['Deploy'] });
     await t.client(frank).post('/users/me/alert_words', { alert_words: ['deploy'] });
-    const q = await t.client(gina).post('/register', { event_types: ['message'] });
+    const q = await registerQueue(t.client(gina), { event_types: ['message'] });
     const send = async (content: string) => (await t.client(frank).post('/messages', { type: 'direct', to: [gina.userId], content })).body.id as number;
     const hit = await send('(deploy) starts at noon');
     const miss = await send('redeployment is tomorrow');
@@ -135,8 +125,8 @@ describe('Messages containing an alert word', () => {
     expect(await flags(gina, hit)).toContain('has_alert_word');
     expect(await flags(gina, miss)).not.toContain('has_alert_word');
     expect(await flags(frank, hit)).not.toContain('has_alert_word');
-    const delivered = await t.client(gina).get('/events', { queue_id: q.body.queue_id, last_event_id: -1, dont_block: true });
-    const byId = new Map((delivered.body.events as any[]).filter((e) => e.type === 'message').map((e) => [e.message.id, e.flags]));
+    const delivered = await allEvents(t.client(gina), q.queue_id);
+    const byId = new Map(delivered.filter((e) => e.type === 'message').map((e) => [e.message.id, e.flags]));
     expect(byId.get(hit)).toContain('has_alert_word');
     expect(byId.get(miss)).not.toContain('has_alert_word');
     const alerted = await t.client(gina).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'alerted' }] });

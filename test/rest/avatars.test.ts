@@ -6,9 +6,10 @@ import http from 'node:http';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeOtherRealmOwner, makeUser, sendToChannel, makeChannel, type MadeUser, updateRealm } from '../support/factories.ts';
+import { makeOtherRealmOwner, makeUser, sendToChannel, makeChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
-import { multipart, only, openQueue, PNG } from '../clients/support.ts';
+import { multipart, PNG } from '../clients/support.ts';
+import { only, openQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -44,9 +45,7 @@ function uploadAvatar(who: Credentials, bytes: Buffer, name = 'me.jpg') {
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
+  ({ alice, bob, admin } = await makeTeam(t, ['alice', 'bob', 'admin']));
   realmId = (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
 });
 afterAll(async () => { await t?.close(); });

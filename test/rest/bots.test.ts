@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, updateRealm, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -25,17 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-async function queue(c: ApiClient, types = ['realm_bot', 'realm_user']): Promise<string> {
-  const res = await c.post('/register', { event_types: types });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string): Promise<any[]> {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient, types = ['realm_bot', 'realm_user']) => (await registerQueue(c, { event_types: types })).queue_id;
 async function newBot(c: ApiClient, params: Record<string, unknown> = {}): Promise<{ id: number; credentials: Credentials; name: string }> {
   n += 1;
   const name = `Bot ${n} ${Date.now()}`;
@@ -66,13 +56,13 @@ describe('POST /bots', () => {
     expect(me.status, JSON.stringify(me.body)).toBe(200);
     expect(me.body).toMatchObject({ user_id: botId, email: 'helper-bot@localhost', is_bot: true, full_name: 'Helper Bot' });
 
-    const added = (await events(aliceClient, aliceQueue)).find((e) => e.type === 'realm_bot');
+    const added = (await allEvents(aliceClient, aliceQueue)).find((e) => e.type === 'realm_bot');
     expect(added).toMatchObject({
       op: 'add',
       bot: { user_id: botId, email: 'helper-bot@localhost', full_name: 'Helper Bot', bot_type: 1, is_active: true, api_key: res.body.api_key, owner_id: alice.userId, services: [] },
     });
-    expect((await events(t.client(admin), adminQueue)).some((e) => e.type === 'realm_bot' && e.op === 'add' && e.bot.user_id === botId)).toBe(true);
-    const bobEvents = await events(t.client(bob), bobQueue);
+    expect((await allEvents(t.client(admin), adminQueue)).some((e) => e.type === 'realm_bot' && e.op === 'add' && e.bot.user_id === botId)).toBe(true);
+    const bobEvents = await allEvents(t.client(bob), bobQueue);
     expect(bobEvents.some((e) => e.type === 'realm_bot')).toBe(false);
     expect(bobEvents.find((e) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { user_id: botId, is_bot: true, bot_type: 1, bot_owner_id: alice.userId } });
   });
@@ -82,7 +72,7 @@ describe('POST /bots', () => {
     const q = await queue(c, ['realm_bot']);
     const res = await c.post('/bots', { full_name: 'Hook', short_name: 'hook', bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/hook'), interface_type: 2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const added = (await events(c, q)).find((e) => e.type === 'realm_bot');
+    const added = (await allEvents(c, q)).find((e) => e.type === 'realm_bot');
     expect(added.bot).toMatchObject({ bot_type: 3, services: [{ base_url: 'http://127.0.0.1:9/hook', interface: 2 }] });
     expect(added.bot.services[0].token).toMatch(/^[A-Za-z0-9]{32}$/);
 
@@ -178,12 +168,12 @@ describe('PATCH /bots/{bot_id}', () => {
     const res = await c.patch(`/bots/${bot.id}`, { full_name: 'Renamed bot' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ full_name: 'Renamed bot', bot_owner: alice.email, default_sending_stream: null });
-    const got = await events(c, q);
+    const got = await allEvents(c, q);
     expect(got).toEqual(expect.arrayContaining([
       expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, full_name: 'Renamed bot' } }),
       expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: bot.id, full_name: 'Renamed bot' } }),
     ]));
-    expect((await events(t.client(bob), bobQ)).some((e) => e.type === 'realm_bot')).toBe(false);
+    expect((await allEvents(t.client(bob), bobQ)).some((e) => e.type === 'realm_bot')).toBe(false);
     expect((await c.patch(`/bots/${bot.id}`, { full_name: 'Bob' })).body).toMatchObject({ msg: 'Name is already in use.' });
   });
 
@@ -207,9 +197,9 @@ describe('PATCH /bots/{bot_id}', () => {
     const res = await t.client(carol).patch(`/bots/${bot.id}`, { bot_owner_id: dave.userId });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.bot_owner).toBe(dave.email);
-    expect((await events(t.client(carol), carolQ)).filter((e) => e.type === 'realm_bot')).toEqual([expect.objectContaining({ op: 'delete', bot: { user_id: bot.id } })]);
-    expect((await events(t.client(dave), daveQ)).filter((e) => e.type === 'realm_bot')).toEqual([expect.objectContaining({ op: 'add', bot: expect.objectContaining({ user_id: bot.id, owner_id: dave.userId }) })]);
-    const adminEvents = await events(t.client(admin), adminQ);
+    expect((await allEvents(t.client(carol), carolQ)).filter((e) => e.type === 'realm_bot')).toEqual([expect.objectContaining({ op: 'delete', bot: { user_id: bot.id } })]);
+    expect((await allEvents(t.client(dave), daveQ)).filter((e) => e.type === 'realm_bot')).toEqual([expect.objectContaining({ op: 'add', bot: expect.objectContaining({ user_id: bot.id, owner_id: dave.userId }) })]);
+    const adminEvents = await allEvents(t.client(admin), adminQ);
     expect(adminEvents).toEqual(expect.arrayContaining([
       expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: dave.userId } }),
       expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: dave.userId } }),
@@ -227,7 +217,7 @@ describe('PATCH /bots/{bot_id}', () => {
     const res = await c.patch(`/bots/${bot.id}`, { service_payload_url: '"http://127.0.0.1:9/b"', service_interface: 2, default_sending_stream: 'general' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ service_payload_url: 'http://127.0.0.1:9/b', service_interface: 2, default_sending_stream: 'general' });
-    const updates = (await events(c, q)).filter((e) => e.type === 'realm_bot').map((e) => e.bot);
+    const updates = (await allEvents(c, q)).filter((e) => e.type === 'realm_bot').map((e) => e.bot);
     expect(updates).toEqual(expect.arrayContaining([
       { user_id: bot.id, default_sending_stream: 'general' },
       { user_id: bot.id, services: [{ base_url: 'http://127.0.0.1:9/b', interface: 2, token: expect.any(String) }] },
@@ -247,7 +237,7 @@ describe('POST /bots/{bot_id}/api_key/regenerate', () => {
     expect(res.body.api_key).not.toBe(bot.credentials.apiKey);
     expect((await t.client(bot.credentials).get('/users/me')).status).toBe(401);
     expect((await t.client({ ...bot.credentials, apiKey: res.body.api_key }).get('/users/me')).status).toBe(200);
-    expect((await events(c, q)).find((e) => e.type === 'realm_bot')).toMatchObject({ op: 'update', bot: { user_id: bot.id, api_key: res.body.api_key } });
+    expect((await allEvents(c, q)).find((e) => e.type === 'realm_bot')).toMatchObject({ op: 'update', bot: { user_id: bot.id, api_key: res.body.api_key } });
     expect((await t.client(bob).post(`/bots/${bot.id}/api_key/regenerate`)).body).toMatchObject({ msg: 'Insufficient permission' });
   });
 });
@@ -261,11 +251,11 @@ describe('DELETE /bots/{bot_id}', () => {
     const res = await c.delete(`/bots/${bot.id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await t.client(bot.credentials).get('/users/me')).body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Account is deactivated' });
-    expect(await events(c, q)).toEqual(expect.arrayContaining([
+    expect(await allEvents(c, q)).toEqual(expect.arrayContaining([
       expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, is_active: false } }),
       expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: bot.id, is_active: false } }),
     ]));
-    expect((await events(t.client(bob), bobQ)).some((e) => e.type === 'realm_bot')).toBe(false);
+    expect((await allEvents(t.client(bob), bobQ)).some((e) => e.type === 'realm_bot')).toBe(false);
     expect((await c.delete(`/bots/${bot.id}`)).body).toMatchObject({ msg: 'User is deactivated' });
   });
 

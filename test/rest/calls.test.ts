@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 interface Seen { path: string; headers: http.IncomingHttpHeaders; body: string }
 
@@ -89,17 +89,8 @@ beforeEach(() => { provider.seen = []; provider.meetingsFail = false; });
 
 const db = () => t.server.database.prisma;
 
-async function queue(c: ApiClient): Promise<string> {
-  const res = await c.post('/register', { event_types: ['has_zoom_token', 'has_provider_token'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['has_zoom_token', 'has_provider_token'] })).queue_id;
+const events = async (c: ApiClient, queueId: string) => withoutIds(await allEvents(c, queueId));
 async function tokenState(c: ApiClient) {
   const res = await c.post('/register', { fetch_event_types: ['video_calls'] });
   return { has_provider_token: res.body.has_provider_token, has_zoom_token: res.body.has_zoom_token };

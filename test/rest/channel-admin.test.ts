@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeBot, sendToChannel, type MadeUser, makeOtherRealmOwner, updateRealm, makeTeam, makeChannelFolder } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -28,18 +29,10 @@ const channel = async (id: number) => t.server.database.prisma.channel.findUniqu
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}-${++seq}`;
 
-async function register(client: ApiClient, capabilities: Record<string, boolean> = {}) {
-  const res = await client.post('/register', {
-    event_types: ['stream', 'default_streams', 'message'], fetch_event_types: ['realm'], client_capabilities: capabilities,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id as string;
-}
-async function events(client: ApiClient, queueId: string, type = 'stream') {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.events as any[]).filter((e) => e.type === type);
-}
+const register = async (client: ApiClient, capabilities: Record<string, boolean> = {}) => (await registerQueue(client, {
+  event_types: ['stream', 'default_streams', 'message'], fetch_event_types: ['realm'], client_capabilities: capabilities,
+})).queue_id;
+const events = async (client: ApiClient, queueId: string, type = 'stream') => (await allEvents(client, queueId)).filter((e) => e.type === type);
 
 describe('PATCH /streams/{stream_id}: who may administer a channel', () => {
   let id: number;

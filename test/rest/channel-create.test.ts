@@ -3,10 +3,10 @@
 // GET /streams/{stream_id}/email_address, answered as a Zulip server without an email gateway.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser, makeChannelFolder } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, type MadeUser, makeChannelFolder, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -23,23 +23,19 @@ async function members(id: number): Promise<number[]> {
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Admin', role: 200 });
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  guest = await makeUser(t, { fullName: 'Guest', role: 600 });
+  ({ admin, alice, bob, guest } = await makeTeam(t, ['admin', 'alice', 'bob', 'guest']));
 });
 afterAll(async () => { await t?.close(); });
 
 describe('POST /channels/create', () => {
   it('creates the channel with its description and subscribes exactly the given users, with events', async () => {
-    const bobQueue = (await t.client(bob).post('/register', { event_types: ['stream', 'subscription'] })).body.queue_id;
+    const bobQueue = (await registerQueue(t.client(bob), { event_types: ['stream', 'subscription'] })).queue_id;
     const res = await t.client(alice).post('/channels/create', { name: 'music', description: 'All things **music**', subscribers: [bob.userId] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const id = res.body.id;
     expect(await channel(t.client(bob), id)).toMatchObject({ name: 'music', description: 'All things **music**', invite_only: false, creator_id: alice.userId });
     expect(await members(id)).toEqual([bob.userId]);
-    const events = (await t.client(bob).get('/events', { queue_id: bobQueue, last_event_id: -1, dont_block: true })).body.events.filter((e: any) => e.type !== 'heartbeat');
-    for (const e of events) validateEvent(e);
+    const events = await allEvents(t.client(bob), bobQueue);
     expect(events.map((e: any) => `${e.type}/${e.op}`)).toEqual(expect.arrayContaining(['stream/create', 'subscription/add']));
   });
 

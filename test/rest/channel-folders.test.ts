@@ -3,9 +3,9 @@
 // on channels; the same through GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, makeOtherRealmOwner, type MadeUser, updateRealm } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, makeOtherRealmOwner, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -13,20 +13,15 @@ let member: MadeUser;
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
+  ({ admin, member } = await makeTeam(t, ['admin', 'member']));
 });
 afterAll(async () => { await t?.close(); });
 
 const create = (who: MadeUser, name: string, description = '') => t.client(who).post('/channel_folders/create', { name, description });
 const folderIds = async (who: MadeUser, includeArchived = false) =>
   (await t.client(who).get('/channel_folders', { include_archived: includeArchived })).body.channel_folders.map((f: any) => f.id);
-const watch = async (who: MadeUser) => (await t.client(who).post('/register', { event_types: ['channel_folder'] })).body.queue_id as string;
-const eventsOf = async (who: MadeUser, queueId: string) => {
-  const got = (await t.client(who).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events;
-  for (const e of got) validateEvent(e);
-  return got.map(({ id: _id, ...e }: any) => e);
-};
+const watch = async (who: MadeUser) => (await registerQueue(t.client(who), { event_types: ['channel_folder'] })).queue_id;
+const eventsOf = async (who: MadeUser, queueId: string) => withoutIds(await allEvents(t.client(who), queueId, { keepHeartbeats: true }));
 
 describe('POST /channel_folders/create', () => {
   it('creates a folder last in the order, with its rendered description, and tells everyone', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -158,12 +159,11 @@ describe('the channel record', () => {
   it('is the same in GET /streams/{id}, register and the stream creation event', async () => {
     const owner = t.client(t.owner);
     const watcher = t.client(await makeUser(t));
-    const queue = await watcher.post('/register', { event_types: ['stream'], fetch_event_types: ['stream'] });
-    expect(queue.status).toBe(200);
+    const queue = await registerQueue(watcher, { event_types: ['stream'], fetch_event_types: ['stream'] });
     const id = await makeChannel(owner, 'record-parity', { description: 'same **everywhere**' });
     const rest = (await watcher.get(`/streams/${id}`)).body.stream;
     const registered = (await watcher.post('/register', { fetch_event_types: ['stream'] })).body.streams.find((s: any) => s.stream_id === id);
-    const events = (await watcher.get('/events', { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true })).body.events;
+    const events = await allEvents(watcher, queue.queue_id);
     const created = events.find((e: any) => e.type === 'stream' && e.op === 'create').streams[0];
     expect(Object.keys(rest)).toEqual(Object.keys(registered));
     expect(rest).toEqual(registered);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser, updateRealm } from '../support/factories.ts';
-import { validateEvent, validateResponse } from '../support/openapi.ts';
+import { makeBot, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { validateResponse } from '../support/openapi.ts';
 import { rawRequest, type ApiClient, type Credentials } from '../support/client.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -24,10 +25,7 @@ let realmId: number;
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ alice, bob, admin, guest } = await makeTeam(t, ['alice', 'bob', 'admin', 'guest']));
   bot = await makeBot(t, alice, { fullName: 'Emoji Bot' });
   const db = t.server.database.prisma;
   realmId = (await db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
@@ -70,18 +68,9 @@ function expectError(res: { status: number; body: any }, msg: string, status = 4
   expect(res.status).toBe(status);
 }
 
-async function register(client: ApiClient, capabilities: Record<string, boolean> = {}) {
-  const res = await client.post('/register', { event_types: ['realm_emoji'], fetch_event_types: ['realm_emoji'], client_capabilities: capabilities });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; realm_emoji: Record<string, any> };
-}
+const register = (client: ApiClient, capabilities: Record<string, boolean> = {}) => registerQueue(client, { event_types: ['realm_emoji'], fetch_event_types: ['realm_emoji'], client_capabilities: capabilities });
 
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
-}
+const poll = async (client: ApiClient, queueId: string) => withoutIds(await allEvents(client, queueId));
 
 describe('POST /realm/emoji/{emoji_name}', () => {
   it('adds the emoji; GET /realm/emoji lists it and its image is served at source_url', async () => {

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let keeper: MadeUser; // in the channel's can_add_subscribers_group, not subscribed
@@ -12,18 +12,7 @@ let leaver: MadeUser; // subscribed, then deactivated
 let outsider: MadeUser; // neither
 let channelId: number;
 
-async function register(client: ApiClient) {
-  const res = await client.post('/register', { event_types: ['subscription'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id as string;
-}
-
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const register = async (client: ApiClient) => (await registerQueue(client, { event_types: ['subscription'] })).queue_id;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -46,9 +35,9 @@ describe('DELETE /users/{user_id} on a private channel subscriber', () => {
     const res = await t.client(t.owner).delete(`/users/${leaver.userId}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // The leaver's default channels come in the same event.
-    const kept = (await poll(t.client(keeper), keeperQueue)).filter((e) => e.op === 'peer_remove' && e.stream_ids.includes(channelId));
+    const kept = (await allEvents(t.client(keeper), keeperQueue)).filter((e) => e.op === 'peer_remove' && e.stream_ids.includes(channelId));
     expect(kept).toEqual([expect.objectContaining({ type: 'subscription', op: 'peer_remove', user_ids: [leaver.userId] })]);
-    const outside = (await poll(t.client(outsider), outsiderQueue)).filter((e) => e.op === 'peer_remove' && e.stream_ids.includes(channelId));
+    const outside = (await allEvents(t.client(outsider), outsiderQueue)).filter((e) => e.op === 'peer_remove' && e.stream_ids.includes(channelId));
     expect(outside).toEqual([]);
   });
 });

@@ -3,10 +3,10 @@
 // the organization's members (not guests); new users are subscribed to the default channels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, makeOtherRealmOwner, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -20,20 +20,11 @@ async function defaults(c: ApiClient): Promise<number[]> {
   expect(res.status).toBe(200);
   return res.body.realm_default_streams;
 }
-async function queue(c: ApiClient): Promise<string> {
-  return (await c.post('/register', { event_types: ['default_streams'] })).body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['default_streams'] })).queue_id;
 
 beforeAll(async () => {
   t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Admin', role: 200 });
-  member = await makeUser(t, { fullName: 'Member' });
-  guest = await makeUser(t, { fullName: 'Guest', role: 600 });
+  ({ admin, member, guest } = await makeTeam(t, ['admin', 'member', 'guest']));
   lobby = await makeChannel(t.client(admin), 'lobby');
   vault = await makeChannel(t.client(admin), 'vault', { invite_only: true });
 });
@@ -49,8 +40,8 @@ describe('POST /default_streams', () => {
     const after = [...before, lobby].sort((a, b) => a - b);
     expect(await defaults(t.client(member))).toEqual(after);
     expect(await defaults(t.client(guest))).toEqual([]);
-    expect(await events(t.client(member), memberQueue)).toEqual([{ type: 'default_streams', default_streams: after, id: 0 }]);
-    expect(await events(t.client(guest), guestQueue)).toEqual([]);
+    expect(await allEvents(t.client(member), memberQueue)).toEqual([{ type: 'default_streams', default_streams: after, id: 0 }]);
+    expect(await allEvents(t.client(guest), guestQueue)).toEqual([]);
     const newcomer = await makeUser(t, { fullName: 'Newcomer' });
     const subs = (await t.client(newcomer).get('/users/me/subscriptions')).body.subscriptions.map((s: { stream_id: number }) => s.stream_id);
     expect(subs).toContain(lobby);
@@ -60,7 +51,7 @@ describe('POST /default_streams', () => {
     await t.client(admin).post('/default_streams', { stream_id: lobby });
     const memberQueue = await queue(t.client(member));
     expect((await t.client(admin).post('/default_streams', { stream_id: lobby })).status).toBe(200);
-    expect(await events(t.client(member), memberQueue)).toEqual([]);
+    expect(await allEvents(t.client(member), memberQueue)).toEqual([]);
   });
 
   it('refuses private channels, unknown and archived ones, and channels of other organizations', async () => {
@@ -99,7 +90,7 @@ describe('DELETE /default_streams', () => {
     const res = await t.client(admin).delete('/default_streams', { stream_id: hall });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await defaults(t.client(member))).not.toContain(hall);
-    const [event] = await events(t.client(member), memberQueue);
+    const [event] = await allEvents(t.client(member), memberQueue);
     expect(event.default_streams).not.toContain(hall);
     const newcomer = await makeUser(t);
     expect((await t.client(newcomer).get('/users/me/subscriptions')).body.subscriptions.map((s: { stream_id: number }) => s.stream_id)).not.toContain(hall);
@@ -117,7 +108,7 @@ describe('Default channels elsewhere', () => {
     const res = await t.client(admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'foyer' }], is_default_stream: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const foyer = (await t.client(admin).get('/get_stream_id', { stream: 'foyer' })).body.stream_id;
-    const [event] = await events(t.client(member), memberQueue);
+    const [event] = await allEvents(t.client(member), memberQueue);
     expect(event).toMatchObject({ type: 'default_streams' });
     expect(event.default_streams).toContain(foyer);
   });

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeOtherRealmOwner, makeUser, type MadeUser, updateSettings } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -28,17 +28,7 @@ afterAll(async () => { await t?.close(); });
 
 const client = (u: Credentials) => t.client(u);
 
-async function queue(c: ApiClient): Promise<string> {
-  const res = await c.post('/register', { event_types: ['drafts'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['drafts'] })).queue_id;
 async function list(c: ApiClient) {
   const res = await c.get('/drafts');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -161,12 +151,12 @@ describe('Drafts events and register', () => {
     const [id] = (await create(client(dave), [{ type: 'stream', to: [general], topic: 't', content: 'a', timestamp: 100 }])).body.ids;
     await client(dave).patch(`/drafts/${id}`, { draft: { type: 'stream', to: [general], topic: 't2', content: 'b', timestamp: 200 } });
     await client(dave).delete(`/drafts/${id}`);
-    expect(await events(client(dave), daveQueue)).toEqual([
+    expect(await allEvents(client(dave), daveQueue)).toEqual([
       { type: 'drafts', op: 'add', drafts: [{ id, type: 'stream', to: [general], topic: 't', content: 'a', timestamp: 100 }], id: 0 },
       { type: 'drafts', op: 'update', draft: { id, type: 'stream', to: [general], topic: 't2', content: 'b', timestamp: 200 }, id: 1 },
       { type: 'drafts', op: 'remove', draft_id: id, id: 2 },
     ]);
-    expect(await events(client(alice), aliceQueue)).toEqual([]);
+    expect(await allEvents(client(alice), aliceQueue)).toEqual([]);
   });
 
   it('register lists the drafts, most recently edited first', async () => {

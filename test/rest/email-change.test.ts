@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let smtp: SmtpSink;
@@ -39,17 +39,7 @@ async function page(path: string, post = false): Promise<{ status: number; html:
   return { status: res.status, html: await res.text() };
 }
 
-async function queue(c: ApiClient): Promise<string> {
-  const res = await c.post('/register', { event_types: ['realm_user'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-
-async function events(c: ApiClient, queueId: string): Promise<any[]> {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['realm_user'] })).queue_id;
 
 async function deliveryEmail(user: Credentials): Promise<string> {
   return (await owner.get(`/users/${user.userId}`)).body.user.delivery_email;
@@ -82,7 +72,7 @@ describe('PATCH /settings email', () => {
     expect(mail.subject).toMatch(/^Verify your new email address for /);
     expect(mail.text).toContain(`from ${carol.email} to ${target}`);
     expect(await deliveryEmail(carol)).toBe(carol.email);
-    expect(await events(t.client(carol), q)).toEqual([]);
+    expect(await allEvents(t.client(carol), q)).toEqual([]);
   });
 
   it('refuses invalid addresses and addresses of other accounts, with Zulip\'s messages, and mails nothing', async () => {
@@ -136,7 +126,7 @@ describe('/accounts/confirm_new_email/<token>/', () => {
     expect(await deliveryEmail(dora)).toBe(target);
     // Everyone may see addresses (the default visibility): the API address follows.
     for (const [client, q] of [[t.client({ ...dora, email: target }), doraQ], [t.client(admin), adminQ]] as const) {
-      const persons = (await events(client, q)).filter((e) => e.type === 'realm_user').map((e) => e.person);
+      const persons = (await allEvents(client, q)).filter((e) => e.type === 'realm_user').map((e) => e.person);
       expect(persons).toContainEqual({ user_id: dora.userId, delivery_email: target });
       expect(persons).toContainEqual({ user_id: dora.userId, new_email: target });
     }

@@ -3,13 +3,13 @@
 // still get their own forms, and every answer must be what serializing it alone would give.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { Tailoring, type QueueView } from '../../resolvers/events/kinds.ts';
 import { EventQueue, eventJson, eventsJson, queuedEvent, type QueueOptions } from '../../resolvers/events/queue.ts';
 import type { MessageEvent } from '../../resolvers/messages/events.ts';
 import type { MessageView } from '../../resolvers/messages/present.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -18,25 +18,14 @@ let carol: MadeUser;
 
 beforeAll(async () => {
   t = await startTestServer({ heartbeatSecs: 1 });
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
-  carol = await makeUser(t, { fullName: 'Carol Singer' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'shapes', { principals: [alice.userId, bob.userId, carol.userId] });
 });
 afterAll(async () => { await t?.close(); });
 
-async function register(client: ApiClient, params: Record<string, unknown> = {}): Promise<string> {
-  const res = await client.post('/register', { event_types: ['message'], ...params });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id;
-}
+const register = async (client: ApiClient, params: Record<string, unknown> = {}) => (await registerQueue(client, { event_types: ['message'], ...params })).queue_id;
 
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return res.body.events as { id: number; type: string; [k: string]: any }[];
-}
+const poll = (client: ApiClient, queueId: string) => allEvents(client, queueId, { keepHeartbeats: true });
 
 describe('GET /events: one message to queues of different shapes', () => {
   it('gives each queue its own form: content format, flags, narrow, local echo', async () => {

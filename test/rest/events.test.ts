@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
+import { getEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -17,18 +17,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-async function register(client: ApiClient, params: Record<string, unknown> = {}) {
-  const res = await client.post('/register', { event_types: ['message', 'update_message', 'delete_message', 'reaction', 'typing', 'update_message_flags', 'heartbeat'], fetch_event_types: ['realm'], ...params });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; last_event_id: number; idle_queue_timeout_secs: number; [k: string]: unknown };
-}
-
-async function poll(client: ApiClient, queueId: string, lastEventId = -1, dontBlock = true) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: dontBlock });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return res.body.events as { id: number; type: string; [k: string]: any }[];
-}
+const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, {
+  event_types: ['message', 'update_message', 'delete_message', 'reaction', 'typing', 'update_message_flags', 'heartbeat'], fetch_event_types: ['realm'], ...params,
+});
 
 describe('POST /register', () => {
   it('creates a queue and reports limits and the feature level', async () => {
@@ -112,9 +103,9 @@ describe('POST /register', () => {
 describe('GET /events', () => {
   it('answers at once with dont_block, and with new events as they happen', async () => {
     const q = await register(t.client(bob));
-    expect(await poll(t.client(bob), q.queue_id)).toEqual([]);
+    expect(await getEvents(t.client(bob), q.queue_id)).toEqual([]);
     const id = await sendToChannel(t.client(alice), 'design', 'events', 'hello **bob**');
-    const events = await poll(t.client(bob), q.queue_id);
+    const events = await getEvents(t.client(bob), q.queue_id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'message', id: 0, flags: [] });
     expect(events[0]!.message).toMatchObject({ id, subject: 'events', display_recipient: 'design', content: 'hello **bob**', content_type: 'text/x-markdown' });
@@ -122,7 +113,7 @@ describe('GET /events', () => {
 
   it('holds a long-poll open until an event arrives', async () => {
     const q = await register(t.client(bob));
-    const pending = poll(t.client(bob), q.queue_id, -1, false);
+    const pending = getEvents(t.client(bob), q.queue_id, -1, false);
     await new Promise((r) => setTimeout(r, 100));
     await sendDirect(t.client(alice), [bob.userId], 'ping');
     const events = await pending;
@@ -132,7 +123,7 @@ describe('GET /events', () => {
 
   it('answers an idle long-poll with a heartbeat', async () => {
     const q = await register(t.client(carol));
-    const events = await poll(t.client(carol), q.queue_id, -1, false);
+    const events = await getEvents(t.client(carol), q.queue_id, -1, false);
     expect(events).toEqual([{ type: 'heartbeat', id: 0 }]);
   });
 
@@ -140,11 +131,11 @@ describe('GET /events', () => {
     const q = await register(t.client(bob));
     await sendDirect(t.client(alice), [bob.userId], 'one');
     await sendDirect(t.client(alice), [bob.userId], 'two');
-    const both = await poll(t.client(bob), q.queue_id, -1);
+    const both = await getEvents(t.client(bob), q.queue_id, -1);
     expect(both.map((e) => e.id)).toEqual([0, 1]);
-    const rest = await poll(t.client(bob), q.queue_id, 0);
+    const rest = await getEvents(t.client(bob), q.queue_id, 0);
     expect(rest.map((e) => e.id)).toEqual([1]);
-    expect(await poll(t.client(bob), q.queue_id, 1)).toEqual([]);
+    expect(await getEvents(t.client(bob), q.queue_id, 1)).toEqual([]);
   });
 
   it('rejects unknown queues and other users\' queues alike with BAD_EVENT_QUEUE_ID', async () => {
@@ -185,7 +176,7 @@ describe('Event filtering', () => {
     const q = await register(t.client(bob), { event_types: ['reaction'] });
     const id = await sendToChannel(t.client(alice), 'design', 'filter', 'x');
     await t.client(alice).post(`/messages/${id}/reactions`, { emoji_name: 'tada' });
-    const events = await poll(t.client(bob), q.queue_id);
+    const events = await getEvents(t.client(bob), q.queue_id);
     expect(events.map((e) => e.type)).toEqual(['reaction']);
     expect(events[0]).toMatchObject({ op: 'add', message_id: id, emoji_name: 'tada', user_id: alice.userId });
   });
@@ -194,7 +185,7 @@ describe('Event filtering', () => {
     const q = await register(t.client(bob), { narrow: [['stream', 'design'], ['topic', 'wanted']] });
     await sendToChannel(t.client(alice), 'design', 'other', 'no');
     const id = await sendToChannel(t.client(alice), 'design', 'wanted', 'yes');
-    const events = await poll(t.client(bob), q.queue_id);
+    const events = await getEvents(t.client(bob), q.queue_id);
     expect(events.map((e) => e.message?.id)).toEqual([id]);
   });
 
@@ -202,14 +193,14 @@ describe('Event filtering', () => {
     const q = await register(t.client(carol));
     await sendToChannel(t.client(alice), 'design', 'secretish', 'members only');
     await sendDirect(t.client(alice), [bob.userId], 'just bob');
-    expect(await poll(t.client(carol), q.queue_id)).toEqual([]);
+    expect(await getEvents(t.client(carol), q.queue_id)).toEqual([]);
   });
 
   it('all_public_streams adds messages of every public channel', async () => {
     await makeChannel(t.client(alice), 'plaza');
     const q = await register(t.client(carol), { all_public_streams: true });
     const id = await sendToChannel(t.client(alice), 'plaza', 'open', 'for all');
-    const events = await poll(t.client(carol), q.queue_id);
+    const events = await getEvents(t.client(carol), q.queue_id);
     expect(events.map((e) => e.message?.id)).toEqual([id]);
     expect(events[0]!.flags).toEqual(['read', 'historical']);
     const guest = await makeUser(t, { role: 600 });
@@ -220,7 +211,7 @@ describe('Event filtering', () => {
   it('apply_markdown sends rendered HTML', async () => {
     const q = await register(t.client(bob), { apply_markdown: true });
     await sendToChannel(t.client(alice), 'design', 'md', '**bold**');
-    const [event] = await poll(t.client(bob), q.queue_id);
+    const [event] = await getEvents(t.client(bob), q.queue_id);
     expect(event!.message.content).toBe('<p><strong>bold</strong></p>');
     expect(event!.message.content_type).toBe('text/html');
   });
@@ -229,8 +220,8 @@ describe('Event filtering', () => {
     const legacy = await register(t.client(bob));
     const modern = await register(t.client(bob), { client_capabilities: { empty_topic_name: true } });
     await sendToChannel(t.client(alice), 'design', '', 'general chat message');
-    expect((await poll(t.client(bob), legacy.queue_id))[0]!.message.subject).toBe('general chat');
-    expect((await poll(t.client(bob), modern.queue_id))[0]!.message.subject).toBe('');
+    expect((await getEvents(t.client(bob), legacy.queue_id))[0]!.message.subject).toBe('general chat');
+    expect((await getEvents(t.client(bob), modern.queue_id))[0]!.message.subject).toBe('');
   });
 });
 
@@ -239,7 +230,7 @@ describe('Events of message actions', () => {
     const id = await sendToChannel(t.client(alice), 'design', 'edit-events', 'before');
     const q = await register(t.client(bob));
     await t.client(alice).patch(`/messages/${id}`, { content: 'after' });
-    const [event] = await poll(t.client(bob), q.queue_id);
+    const [event] = await getEvents(t.client(bob), q.queue_id);
     expect(event).toMatchObject({ type: 'update_message', message_id: id, content: 'after', orig_content: 'before', user_id: alice.userId });
   });
 
@@ -248,8 +239,8 @@ describe('Events of message actions', () => {
     const bulk = await register(t.client(bob), { client_capabilities: { bulk_message_deletion: true } });
     const single = await register(t.client(bob));
     await t.client(alice).delete(`/messages/${id}`);
-    expect((await poll(t.client(bob), bulk.queue_id))[0]).toMatchObject({ type: 'delete_message', message_ids: [id], message_type: 'stream' });
-    const [one] = await poll(t.client(bob), single.queue_id);
+    expect((await getEvents(t.client(bob), bulk.queue_id))[0]).toMatchObject({ type: 'delete_message', message_ids: [id], message_type: 'stream' });
+    const [one] = await getEvents(t.client(bob), single.queue_id);
     expect(one).toMatchObject({ type: 'delete_message', message_id: id });
     expect(one!.message_ids).toBeUndefined();
   });
@@ -258,7 +249,7 @@ describe('Events of message actions', () => {
     const id = await sendDirect(t.client(alice), [bob.userId], 'flag me');
     const q = await register(t.client(bob));
     await t.client(bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' });
-    const [event] = await poll(t.client(bob), q.queue_id);
+    const [event] = await getEvents(t.client(bob), q.queue_id);
     expect(event).toMatchObject({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [id], all: false });
   });
 });
@@ -269,10 +260,10 @@ describe('POST /typing', () => {
     const qAlice = await register(t.client(alice));
     const res = await t.client(alice).post('/typing', { op: 'start', to: [bob.userId] });
     expect(res.status).toBe(200);
-    const [event] = await poll(t.client(bob), qBob.queue_id);
+    const [event] = await getEvents(t.client(bob), qBob.queue_id);
     expect(event).toMatchObject({ type: 'typing', op: 'start', sender: { user_id: alice.userId, email: alice.email } });
     expect(event!.recipients.map((r: { user_id: number }) => r.user_id).sort()).toEqual([alice.userId, bob.userId].sort());
-    expect(await poll(t.client(alice), qAlice.queue_id)).toEqual([]);
+    expect(await getEvents(t.client(alice), qAlice.queue_id)).toEqual([]);
   });
 
   it('channel typing reaches only clients with stream_typing_notifications', async () => {
@@ -280,9 +271,9 @@ describe('POST /typing', () => {
     const capable = await register(t.client(bob), { client_capabilities: { stream_typing_notifications: true } });
     const legacy = await register(t.client(bob));
     await t.client(alice).post('/typing', { type: 'channel', op: 'stop', stream_id: design, topic: '(no topic)' });
-    const [event] = await poll(t.client(bob), capable.queue_id);
+    const [event] = await getEvents(t.client(bob), capable.queue_id);
     expect(event).toMatchObject({ type: 'typing', op: 'stop', message_type: 'stream', stream_id: design, topic: 'general chat' });
-    expect(await poll(t.client(bob), legacy.queue_id)).toEqual([]);
+    expect(await getEvents(t.client(bob), legacy.queue_id)).toEqual([]);
   });
 
   it('refuses channel typing without stream_id, bad ops and unknown users', async () => {
@@ -299,28 +290,28 @@ describe('Events of channel and user actions', () => {
     const qAlice = await register(t.client(alice), { event_types: ['stream', 'subscription'] });
     const qCarol = await register(t.client(carol), { event_types: ['stream', 'subscription'] });
     await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'launch', description: 'new' }] });
-    const aliceEvents = await poll(t.client(alice), qAlice.queue_id);
+    const aliceEvents = await getEvents(t.client(alice), qAlice.queue_id);
     expect(aliceEvents.map((e) => `${e.type}:${e.op}`)).toEqual(['stream:create', 'subscription:add']);
     expect(aliceEvents[1]!.subscriptions[0]).toMatchObject({ name: 'launch', subscribers: [alice.userId], color: expect.any(String) });
-    const carolEvents = await poll(t.client(carol), qCarol.queue_id);
+    const carolEvents = await getEvents(t.client(carol), qCarol.queue_id);
     // As in Zulip, everyone who may see a public channel's subscribers hears of its first one.
     expect(carolEvents.map((e) => `${e.type}:${e.op}`)).toEqual(['stream:create', 'subscription:peer_add']);
 
     await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'launch' }], principals: [carol.userId] });
-    const peer = await poll(t.client(alice), qAlice.queue_id, aliceEvents.at(-1)!.id);
+    const peer = await getEvents(t.client(alice), qAlice.queue_id, aliceEvents.at(-1)!.id);
     expect(peer[0]).toMatchObject({ type: 'subscription', op: 'peer_add', user_ids: [carol.userId] });
   });
 
   it('a private channel\'s creation reaches only its subscribers', async () => {
     const qCarol = await register(t.client(carol), { event_types: ['stream'] });
     await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'bunker' }], invite_only: true });
-    expect(await poll(t.client(carol), qCarol.queue_id)).toEqual([]);
+    expect(await getEvents(t.client(carol), qCarol.queue_id)).toEqual([]);
   });
 
   it('a new user: realm_user add', async () => {
     const q = await register(t.client(alice), { event_types: ['realm_user'] });
     const created = await t.client(t.owner).post('/users', { email: 'fresh@example.com', password: 'fresh-pass', full_name: 'Fresh Face' });
-    const [event] = await poll(t.client(alice), q.queue_id);
+    const [event] = await getEvents(t.client(alice), q.queue_id);
     expect(event).toMatchObject({ type: 'realm_user', op: 'add', person: { user_id: created.body.user_id, full_name: 'Fresh Face', role: 400 } });
   });
 });

@@ -11,7 +11,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from '.
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { validateResponse } from '../support/openapi.ts';
-import { multipart, only, openQueue, PNG } from '../clients/support.ts';
+import { multipart, PNG } from '../clients/support.ts';
+import { only, openQueue } from '../support/events.ts';
 import { unpackExport } from '../../resolvers/exports/archive.ts';
 
 let t: TestServer;

@@ -3,10 +3,9 @@
 // transaction and everyone who may see the channel gets a `stream update` for first_message_id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, sendToChannel, type MadeUser, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
-import { createRealm } from '../../resolvers/realm/create.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -23,17 +22,10 @@ const db = () => t.server.database.prisma;
 const as = (who: Credentials) => (who === stranger ? t.client(who, OTHER) : t.client(who));
 const stored = async (id: number) => (await db().channel.findUniqueOrThrow({ where: { id } })).firstMessageId;
 
-async function register(who: Credentials): Promise<string> {
-  const res = await as(who).post('/register', { event_types: ['stream'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id as string;
-}
+const register = async (who: Credentials) => (await registerQueue(as(who), { event_types: ['stream'] })).queue_id;
 /** The first_message_id updates this queue received, as [stream_id, value]. */
 async function firstMessageUpdates(who: Credentials, queueId: string): Promise<[number, number | null][]> {
-  const res = await as(who).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as Record<string, any>[])
+  return (await allEvents(as(who), queueId))
     .filter((e) => e.type === 'stream' && e.op === 'update' && e.property === 'first_message_id')
     .map((e) => [e.stream_id, e.value]);
 }
@@ -44,9 +36,7 @@ async function registerAll(users: Credentials[]): Promise<Map<Credentials, strin
 beforeAll(async () => {
   t = await startTestServer();
   ({ admin, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'alice', 'bob', 'carol', 'guest']));
-  await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example', ownerPassword: 'boss password' });
-  const key = await t.client(undefined, OTHER).post('/fetch_api_key', { username: 'boss@other.example', password: 'boss password' });
-  stranger = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };
+  stranger = await makeOtherRealmOwner(t, 'other');
 }, 180_000);
 afterAll(async () => { await t?.close(); });
 

@@ -5,8 +5,8 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import { graphql, type ApiClient, type Credentials } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let owner: ApiClient;
@@ -31,19 +31,7 @@ async function fullMembers(client: ApiClient = owner): Promise<number[]> {
   return res.body.user_groups.find((g: any) => g.name === 'role:fullmembers').members;
 }
 
-async function register(client: ApiClient) {
-  const res = await client.post('/register', { event_types: ['user_group', 'realm'], fetch_event_types: ['realm_user_groups'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; realm_user_groups: any[] };
-}
-
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const events = res.body.events.filter((e: any) => e.type !== 'heartbeat');
-  for (const event of events) validateEvent(event);
-  return events as any[];
-}
+const register = (client: ApiClient) => registerQueue<{ realm_user_groups: any[] }>(client, { event_types: ['user_group', 'realm'], fetch_event_types: ['realm_user_groups'] });
 
 async function setThreshold(days: number) {
   const res = await owner.patch('/realm', { waiting_period_threshold: days });
@@ -87,7 +75,7 @@ describe('PATCH /realm waiting_period_threshold', () => {
     await age(veteran, 10);
     const observer = await register(t.client(newcomer));
     await setThreshold(5);
-    const events = await poll(t.client(newcomer), observer.queue_id);
+    const events = await allEvents(t.client(newcomer), observer.queue_id);
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm', op: 'update', property: 'waiting_period_threshold', value: 5 }));
     const removal = events.find((e) => e.type === 'user_group' && e.op === 'remove_members');
     expect(removal).toMatchObject({ group_id: sys['role:fullmembers'] });
@@ -105,7 +93,7 @@ describe('PATCH /realm waiting_period_threshold', () => {
     // Lowering it back (here through GraphQL) makes the newcomer a full member again.
     const lowered = await graphql(t.baseUrl, 'mutation { updateRealm(settings: { waitingPeriodThreshold: 0 }) }', {}, t.owner);
     expect(lowered.body.errors).toBeUndefined();
-    const again = await poll(t.client(newcomer), observer.queue_id);
+    const again = await allEvents(t.client(newcomer), observer.queue_id);
     const addition = again.find((e) => e.type === 'user_group' && e.op === 'add_members');
     expect(addition).toMatchObject({ group_id: sys['role:fullmembers'] });
     expect(addition.user_ids).toContain(newcomer.userId);
@@ -159,7 +147,7 @@ describe('settings granted to role:fullmembers', () => {
     const observer = await register(t.client(veteran));
     await age(newcomer, 3);
     expect(await t.server.fullMemberPromotion.promoteNow()).toBe(1);
-    const events = await poll(t.client(veteran), observer.queue_id);
+    const events = await allEvents(t.client(veteran), observer.queue_id);
     expect(events).toEqual([{ type: 'user_group', op: 'add_members', group_id: sys['role:fullmembers'], user_ids: [newcomer.userId], id: expect.any(Number) }]);
     expect((await createChannel(newcomer)).status).toBe(200);
     // A second run has nobody left to promote.
@@ -176,7 +164,7 @@ describe('role changes and the waiting period', () => {
     expect((await createChannel(user)).status).toBe(200);
     const observer = await register(owner);
     expect((await owner.patch(`/users/${user.userId}`, { role: 400 })).status).toBe(200);
-    const groupEvents = (await poll(owner, observer.queue_id)).filter((e) => e.type === 'user_group');
+    const groupEvents = (await allEvents(owner, observer.queue_id)).filter((e) => e.type === 'user_group');
     expect(groupEvents).toEqual([
       { type: 'user_group', op: 'remove_members', group_id: sys['role:moderators'], user_ids: [user.userId], id: expect.any(Number) },
       { type: 'user_group', op: 'add_members', group_id: sys['role:members'], user_ids: [user.userId], id: expect.any(Number) },

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, type MadeUser, updateRealm } from '../support/factories.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let smtp: SmtpSink;
@@ -35,16 +35,7 @@ afterAll(async () => {
 });
 
 const fresh = () => `invitee${++n}-${Date.now()}@example.com`;
-async function queue(c: ApiClient): Promise<string> {
-  const res = await c.post('/register', { event_types: ['invites_changed'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string): Promise<any[]> {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['invites_changed'] })).queue_id;
 /** The sign-up or reset link in the last e-mail to `address`, as a path on the test server. */
 function linkIn(address: string, pattern: RegExp): string {
   const mails = smtp.to(address);
@@ -86,9 +77,9 @@ describe('POST /invites', () => {
     expect((await t.client(bob).get('/invites')).body.invites.map((i: any) => i.id)).not.toContain(mine.id);
 
     for (const [c, q] of [[t.client(alice), aliceQ], [t.client(admin), adminQ]] as const) {
-      expect((await events(c, q)).map((e) => e.type)).toEqual(['invites_changed']);
+      expect((await allEvents(c, q)).map((e) => e.type)).toEqual(['invites_changed']);
     }
-    expect(await events(t.client(bob), bobQ)).toEqual([]);
+    expect(await allEvents(t.client(bob), bobQ)).toEqual([]);
   });
 
   it('answers Zulip\'s errors and invites nobody', async () => {
@@ -177,7 +168,7 @@ describe('the sign-up page', () => {
     const weak = await page(path, { full_name: 'New Guest', password: 'abc' });
     expect(weak.status).toBe(400);
     expect(weak.html).toContain('The password is too weak.');
-    const bobQ = await t.client(bob).post('/register', { event_types: ['realm_user'] });
+    const bobQ = await registerQueue(t.client(bob), { event_types: ['realm_user'] });
 
     const done = await page(path, { full_name: 'New Guest', password: STRONG });
     expect(done.status, done.html).toBe(200);
@@ -190,7 +181,7 @@ describe('the sign-up page', () => {
     const subs = (await newcomer.get('/users/me/subscriptions')).body.subscriptions.map((s: any) => s.stream_id);
     expect(subs.sort()).toEqual([channel, secretChannel].sort());
 
-    const added = (await t.client(bob).get('/events', { queue_id: bobQ.body.queue_id, last_event_id: -1, dont_block: true })).body.events;
+    const added = await allEvents(t.client(bob), bobQ.queue_id);
     expect(added.find((e: any) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { user_id: key.body.user_id, full_name: 'New Guest' } });
     const dms = (await t.client(alice).get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'dm' }]) })).body.messages;
     expect(dms.at(-1).content).toContain('accepted your invitation to join Zulip!');
@@ -229,7 +220,7 @@ describe('POST /invites/{id}/resend and DELETE /invites/{id}', () => {
     expect((await t.client(admin).post(`/invites/${id}/resend`)).status).toBe(200);
     expect(smtp.to(email)).toHaveLength(2);
     expect(joinLink(email)).toBe(first);
-    expect((await events(t.client(alice), q)).map((e) => e.type)).toEqual(['invites_changed']);
+    expect((await allEvents(t.client(alice), q)).map((e) => e.type)).toEqual(['invites_changed']);
     expect((await t.client(admin).post('/invites/999999/resend')).body).toMatchObject({ msg: 'No such invitation' });
   });
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeBot, sendToChannel, setRole, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
 import { ROLE_ADMINISTRATOR } from '../../resolvers/users/roles.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 // Server and client share this process: on a busy machine the server may close an idle kept-alive
 // socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
@@ -53,22 +53,11 @@ function expectError(res: { status: number; body: any }, msg: string, code = 'BA
   expect(res.status).toBe(status);
 }
 
-async function register(client: ApiClient, capabilities: Record<string, boolean> = {}) {
-  const res = await client.post('/register', {
-    event_types: ['realm_linkifiers', 'realm_filters'],
-    fetch_event_types: ['realm_linkifiers', 'realm_filters'],
-    client_capabilities: capabilities,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; realm_linkifiers: unknown[]; realm_filters: unknown[] };
-}
-
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as { type: string; [k: string]: any }[]).filter((e) => e.type !== 'heartbeat');
-}
+const register = (client: ApiClient, capabilities: Record<string, boolean> = {}) => registerQueue(client, {
+  event_types: ['realm_linkifiers', 'realm_filters'],
+  fetch_event_types: ['realm_linkifiers', 'realm_filters'],
+  client_capabilities: capabilities,
+});
 
 async function rendered(content: string): Promise<string> {
   const id = await sendToChannel(t.client(member), 'general', 'linkifiers', content);
@@ -436,19 +425,19 @@ describe('topic links', () => {
   it('come with a topic change in the update_message event', async () => {
     await addOk(ISSUE);
     const id = await sendToChannel(t.client(member), 'general', 'plain', 'hello');
-    const q = await t.client(member).post('/register', { event_types: ['update_message'] });
+    const q = await registerQueue(t.client(member), { event_types: ['update_message'] });
     const res = await t.client(member).patch(`/messages/${id}`, { topic: 'now #88' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const events = await poll(t.client(member), q.body.queue_id);
+    const events = await allEvents(t.client(member), q.queue_id);
     expect(events[0]).toMatchObject({ type: 'update_message', subject: 'now #88', topic_links: [{ text: '#88', url: 'https://github.com/zulip/zulip/issues/88' }] });
     expect((await t.client(member).get(`/messages/${id}`)).body.message.topic_links).toEqual([{ text: '#88', url: 'https://github.com/zulip/zulip/issues/88' }]);
   });
 
   it('are sent in the message event too', async () => {
     await addOk(ISSUE);
-    const q = await t.client(member).post('/register', { event_types: ['message'] });
+    const q = await registerQueue(t.client(member), { event_types: ['message'] });
     await sendToChannel(t.client(member), 'general', 'see #77', 'hello');
-    const events = await poll(t.client(member), q.body.queue_id);
+    const events = await allEvents(t.client(member), q.queue_id);
     expect(events[0]!.message.topic_links).toEqual([{ text: '#77', url: 'https://github.com/zulip/zulip/issues/77' }]);
   });
 });
@@ -462,7 +451,7 @@ describe('realm_linkifiers events and register', () => {
     const second = await addOk({ pattern: 'T-(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' });
     await t.client(t.owner).patch('/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify([second, id]) });
     await t.client(t.owner).delete(`/realm/filters/${id}`);
-    const events = await poll(t.client(member), capable.queue_id);
+    const events = await allEvents(t.client(member), capable.queue_id);
     expect(events.map((e) => e.type)).toEqual(Array(5).fill('realm_linkifiers'));
     const full = (l: Record<string, unknown>) => ({ example_input: null, reverse_template: null, alternative_url_templates: [], ...l });
     expect(events[0]!.realm_linkifiers).toEqual([full({ id, ...ISSUE })]);
@@ -470,7 +459,7 @@ describe('realm_linkifiers events and register', () => {
     expect(events[3]!.realm_linkifiers.map((l: { id: number }) => l.id)).toEqual([second, id]);
     expect(events[4]!.realm_linkifiers).toEqual([full({ id: second, pattern: 'T-(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' })]);
     // Neither realm_linkifiers nor the legacy realm_filters reach clients without the capability.
-    expect(await poll(t.client(guest), legacy.queue_id)).toEqual([]);
+    expect(await allEvents(t.client(guest), legacy.queue_id)).toEqual([]);
   });
 
   it('sends nothing for a refused change or an empty reorder', async () => {
@@ -478,7 +467,7 @@ describe('realm_linkifiers events and register', () => {
     await add({ pattern: '(', url_template: 'https://x.example/' });
     await add(ISSUE, member);
     await t.client(t.owner).patch('/realm/linkifiers', { ordered_linkifier_ids: '[]' });
-    expect(await poll(t.client(member), q.queue_id)).toEqual([]);
+    expect(await allEvents(t.client(member), q.queue_id)).toEqual([]);
   });
 
   it('gives register\'s realm_linkifiers only to capable clients; realm_filters is always empty', async () => {
@@ -494,6 +483,6 @@ describe('realm_linkifiers events and register', () => {
   it('does not reach another organization', async () => {
     const q = await register(t.client(outsider, OTHER), { linkifier_url_template: true });
     await addOk(ISSUE);
-    expect(await poll(t.client(outsider, OTHER), q.queue_id)).toEqual([]);
+    expect(await allEvents(t.client(outsider, OTHER), q.queue_id)).toEqual([]);
   });
 });

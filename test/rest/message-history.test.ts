@@ -4,7 +4,7 @@
 // history ("none"), here and in message records. The same through GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
+import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 
 let t: TestServer;
@@ -18,8 +18,7 @@ async function setPolicy(policy: 'all' | 'moves' | 'none') {
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   outsider = await makeUser(t, { fullName: 'Outsider' });
   await makeChannel(t.client(alice), 'history');
   await makeChannel(t.client(alice), 'elsewhere');

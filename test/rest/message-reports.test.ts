@@ -3,9 +3,9 @@
 // administrator with PATCH /realm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, sendDirect, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -23,8 +23,7 @@ const report = (client: ApiClient, messageId: number, params: Record<string, unk
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
   ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
-  moderator = await makeUser(t, { fullName: 'Mo Derator', role: 300 });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ moderator, guest } = await makeTeam(t, ['moderator', 'guest']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId, guest.userId] });
   moderation = await makeChannel(t.client(moderator), 'moderation', { invite_only: true });
 });
@@ -58,8 +57,8 @@ describe('POST /messages/{message_id}/report', () => {
 
   it('posts Zulip\'s notice about a channel message to the moderation channel, topic "<name> moderation"', async () => {
     const messageId = await sendToChannel(t.client(bob), design, 'plans', 'Buy cheap watches');
-    const modQueue = (await t.client(moderator).post('/register', { event_types: ['message'] })).body.queue_id;
-    const aliceQueue = (await t.client(alice).post('/register', { event_types: ['message'] })).body.queue_id;
+    const modQueue = (await registerQueue(t.client(moderator), { event_types: ['message'] })).queue_id;
+    const aliceQueue = (await registerQueue(t.client(alice), { event_types: ['message'] })).queue_id;
     const res = await report(t.client(alice), messageId, { report_type: 'spam', description: 'Not again' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const notice = await latestNotice();
@@ -69,10 +68,9 @@ describe('POST /messages/{message_id}/report', () => {
       + '```quote\n**Spam**. Not again\n```\n\n'
       + `\`\`\` spoiler Original message at #**design>plans@${messageId}**\nBuy cheap watches\n\`\`\``);
     // The moderators see it arrive; the reporter, who cannot read the channel, does not.
-    const modEvents = (await t.client(moderator).get('/events', { queue_id: modQueue, last_event_id: -1, dont_block: true })).body.events;
-    for (const event of modEvents) validateEvent(event);
+    const modEvents = await allEvents(t.client(moderator), modQueue, { keepHeartbeats: true });
     expect(modEvents.map((e: any) => e.message?.id)).toEqual([notice.id]);
-    expect((await t.client(alice).get('/events', { queue_id: aliceQueue, last_event_id: -1, dont_block: true })).body.events).toEqual([]);
+    expect(await allEvents(t.client(alice), aliceQueue, { keepHeartbeats: true })).toEqual([]);
   });
 
   it('names the participants of direct messages, and links the conversation', async () => {

@@ -3,10 +3,10 @@
 // user_topics); the same through GraphQL's updateMutedTopic.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -21,8 +21,7 @@ async function userTopics(c: ApiClient) {
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   channelId = await makeChannel(t.client(alice), 'noisy');
   secretId = await makeChannel(t.client(alice), 'secret room', { invite_only: true });
 });
@@ -31,20 +30,16 @@ afterAll(async () => { await t?.close(); });
 describe('PATCH /users/me/subscriptions/muted_topics', () => {
   it('mutes a topic by channel ID and unmutes it by name, with events', async () => {
     const c = t.client(bob);
-    const modern = (await c.post('/register', { event_types: ['user_topic', 'muted_topics'] })).body.queue_id;
+    const modern = (await registerQueue(c, { event_types: ['user_topic', 'muted_topics'] })).queue_id;
     // Zulip sends muted_topics only to queues that did not ask for user_topic.
-    const legacy = (await c.post('/register', { event_types: ['muted_topics'] })).body.queue_id;
+    const legacy = (await registerQueue(c, { event_types: ['muted_topics'] })).queue_id;
     let res = await c.patch('/users/me/subscriptions/muted_topics', { stream_id: channelId, topic: 'Chatter', op: 'add' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await userTopics(c)).toEqual([expect.objectContaining({ stream_id: channelId, topic_name: 'Chatter', visibility_policy: 1 })]);
     res = await c.patch('/users/me/subscriptions/muted_topics', { stream: 'noisy', topic: 'chatter', op: 'remove' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await userTopics(c)).toEqual([]);
-    const events = async (queueId: string) => {
-      const list = (await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events.filter((e: any) => e.type !== 'heartbeat');
-      for (const e of list) validateEvent(e);
-      return list.map((e: any) => [e.type, e.visibility_policy ?? e.muted_topics]);
-    };
+    const events = async (queueId: string) => (await allEvents(c, queueId)).map((e) => [e.type, e.visibility_policy ?? e.muted_topics]);
     expect(await events(modern)).toEqual([['user_topic', 1], ['user_topic', 0]]);
     expect(await events(legacy)).toEqual([['muted_topics', [['noisy', 'Chatter', expect.any(Number)]]], ['muted_topics', []]]);
   });

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeBot, makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -25,17 +25,7 @@ afterAll(async () => { await t?.close(); });
 
 const client = (u: Credentials) => t.client(u);
 
-async function queue(c: ApiClient, eventTypes: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await c.post('/register', { event_types: eventTypes, ...extra });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient, eventTypes: string[], extra: Record<string, unknown> = {}) => (await registerQueue(c, { event_types: eventTypes, ...extra })).queue_id;
 async function flagsOf(c: ApiClient, messageId: number): Promise<string[]> {
   const res = await c.get(`/messages/${messageId}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -103,9 +93,9 @@ describe('muted_users events', () => {
     await client(carol).post(`/users/me/muted_users/${alice.userId}`);
     await client(carol).post(`/users/me/muted_users/${bob.userId}`);
     await client(carol).delete(`/users/me/muted_users/${alice.userId}`);
-    const got = await events(client(carol), carolQueue);
+    const got = await allEvents(client(carol), carolQueue);
     expect(got.map((e) => e.muted_users.map((m: any) => m.id))).toEqual([[alice.userId], [alice.userId, bob.userId], [bob.userId]]);
-    expect(await events(client(alice), aliceQueue)).toEqual([]);
+    expect(await allEvents(client(alice), aliceQueue)).toEqual([]);
   });
 });
 
@@ -121,7 +111,7 @@ describe('Messages from muted users', () => {
     expect(await flagsOf(client(carol), m1)).toContain('read');
     expect(await flagsOf(client(carol), m2)).toContain('read');
     expect(await flagsOf(client(carol), other)).not.toContain('read');
-    const got = await events(client(carol), q);
+    const got = await allEvents(client(carol), q);
     expect(got).toEqual([{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [m1, m2].sort((a, b) => a - b), all: false, id: 0 }]);
   });
 
@@ -138,7 +128,7 @@ describe('Messages from muted users', () => {
     expect(await flagsOf(client(alice), fromAlice)).toContain('read');
     // Other recipients are not affected.
     expect(await flagsOf(client(bob), fromAlice)).not.toContain('read');
-    const got = await events(client(carol), q);
+    const got = await allEvents(client(carol), q);
     expect(got.find((e) => e.message.id === fromAlice).flags).toContain('read');
     expect(got.find((e) => e.message.id === fromBob).flags).not.toContain('read');
     const reg = await client(carol).post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
@@ -165,8 +155,8 @@ describe('Typing from muted users', () => {
     const carolQueue = await queue(client(carol), ['typing']);
     const daveQueue = await queue(client(dave), ['typing']);
     expect((await client(alice).post('/typing', { op: 'start', to: [carol.userId, dave.userId] })).status).toBe(200);
-    expect(await events(client(carol), carolQueue)).toEqual([]);
-    expect((await events(client(dave), daveQueue)).map((e) => e.sender.user_id)).toEqual([alice.userId]);
+    expect(await allEvents(client(carol), carolQueue)).toEqual([]);
+    expect((await allEvents(client(dave), daveQueue)).map((e) => e.sender.user_id)).toEqual([alice.userId]);
   });
 });
 

@@ -3,9 +3,9 @@
 // every change reaches only the owner's clients as a `navigation_view` event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeUser, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -15,8 +15,7 @@ const OTHER = 'other.localhost';
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   boss = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
@@ -24,17 +23,7 @@ afterAll(async () => { await t?.close(); });
 const client = (u: MadeUser) => t.client(u);
 const path = (fragment: string) => `/navigation_views/${encodeURIComponent(fragment)}`;
 
-async function queue(c: ApiClient): Promise<string> {
-  const res = await c.post('/register', { event_types: ['navigation_view'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['navigation_view'] })).queue_id;
 async function views(c: ApiClient) {
   const res = await c.get('/navigation_views');
   expect(res.status).toBe(200);
@@ -123,11 +112,11 @@ describe('POST /navigation_views', () => {
     const theirs = await queue(client(bob));
     await client(gina).post('/navigation_views', { fragment: 'recent', is_pinned: true });
     await client(gina).post('/navigation_views', { fragment: 'narrow/is/private', is_pinned: false, name: 'Private' });
-    expect(await events(client(gina), mine)).toEqual([
+    expect(await allEvents(client(gina), mine)).toEqual([
       { id: 0, type: 'navigation_view', op: 'add', navigation_view: { fragment: 'recent', is_pinned: true } },
       { id: 1, type: 'navigation_view', op: 'add', navigation_view: { fragment: 'narrow/is/private', is_pinned: false, name: 'Private' } },
     ]);
-    expect(await events(client(bob), theirs)).toEqual([]);
+    expect(await allEvents(client(bob), theirs)).toEqual([]);
   });
 });
 
@@ -164,7 +153,7 @@ describe('PATCH /navigation_views/{fragment}', () => {
       { fragment: 'feed', is_pinned: true },
       { fragment: 'narrow/topic/x', is_pinned: true, name: 'Renamed' },
     ]);
-    expect(await events(client(hal), q)).toEqual([
+    expect(await allEvents(client(hal), q)).toEqual([
       { id: 0, type: 'navigation_view', op: 'update', fragment: 'feed', data: { is_pinned: true } },
       { id: 1, type: 'navigation_view', op: 'update', fragment: 'narrow/topic/x', data: { name: 'Renamed', is_pinned: true } },
     ]);
@@ -208,8 +197,8 @@ describe('DELETE /navigation_views/{fragment}', () => {
     const other = await queue(client(bob));
     expect((await client(kim).delete(path('narrow/is/starred'))).status).toBe(200);
     expect(await views(client(kim))).toEqual([]);
-    expect(await events(client(kim), q)).toEqual([{ id: 0, type: 'navigation_view', op: 'remove', fragment: 'narrow/is/starred' }]);
-    expect(await events(client(bob), other)).toEqual([]);
+    expect(await allEvents(client(kim), q)).toEqual([{ id: 0, type: 'navigation_view', op: 'remove', fragment: 'narrow/is/starred' }]);
+    expect(await allEvents(client(bob), other)).toEqual([]);
   });
 
   it("answers 404 for a missing view or someone else's, and removes nothing", async () => {

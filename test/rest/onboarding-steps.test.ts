@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 beforeAll(async () => { t = await startTestServer({ scheduledPollMs: 0 }); });
@@ -20,15 +20,14 @@ describe('POST /users/me/onboarding_steps', () => {
     expect(state.onboarding_steps).toContainEqual({ type: 'one_time_action', name: 'narrow_to_dm_with_welcome_bot_new_user' });
     // No tour video is offered, so its notice is never shown.
     expect(state.onboarding_steps.map((s: any) => s.name)).not.toContain('navigation_tour_video');
-    const queue = (await t.client(carol).post('/register', { event_types: ['onboarding_steps'] })).body.queue_id;
+    const queue = (await registerQueue(t.client(carol), { event_types: ['onboarding_steps'] })).queue_id;
     expect((await t.client(carol).post('/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' })).status).toBe(200);
     // Twice is fine.
     expect((await t.client(carol).post('/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' })).status).toBe(200);
     const after = (await t.client(carol).post('/register', { fetch_event_types: ['onboarding_steps'] })).body.onboarding_steps;
     expect(after).toHaveLength(state.onboarding_steps.length - 1);
     expect(after.map((s: any) => s.name)).not.toContain('intro_inbox_view_modal');
-    const events = (await t.client(carol).get('/events', { queue_id: queue, last_event_id: -1, dont_block: true })).body.events;
-    for (const e of events) validateEvent(e);
+    const events = await allEvents(t.client(carol), queue, { keepHeartbeats: true });
     expect(events[0]).toMatchObject({ type: 'onboarding_steps', onboarding_steps: after });
     const others = (await t.client(dave).post('/register', { fetch_event_types: ['onboarding_steps'] })).body.onboarding_steps;
     expect(others).toEqual(state.onboarding_steps);

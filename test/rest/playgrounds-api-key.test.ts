@@ -2,9 +2,9 @@
 // POST /users/me/api_key/regenerate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, makeOtherRealmOwner, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeUser, makeOtherRealmOwner, type MadeUser, makeTeam } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -12,8 +12,7 @@ let member: MadeUser;
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
+  ({ admin, member } = await makeTeam(t, ['admin', 'member']));
 });
 afterAll(async () => { await t?.close(); });
 
@@ -21,16 +20,14 @@ const playgroundsOf = async (who: MadeUser) => (await t.client(who).post('/regis
 
 describe('/realm/playgrounds', () => {
   it('administrators add and remove playgrounds; everyone gets the whole list', async () => {
-    const watcher = (await t.client(member).post('/register', { event_types: ['realm_playgrounds'] })).body.queue_id;
+    const watcher = (await registerQueue(t.client(member), { event_types: ['realm_playgrounds'] })).queue_id;
     const res = await t.client(admin).post('/realm/playgrounds', { name: ' Python playground ', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const entry = { id: res.body.id, name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' };
     expect(await playgroundsOf(member)).toEqual([entry]);
     expect((await t.client(admin).delete(`/realm/playgrounds/${res.body.id}`)).status).toBe(200);
     expect(await playgroundsOf(member)).toEqual([]);
-    const got = (await t.client(member).get('/events', { queue_id: watcher, last_event_id: -1, dont_block: true })).body.events;
-    for (const e of got) validateEvent(e);
-    expect(got.map(({ id: _id, ...e }: any) => e)).toEqual([
+    expect(withoutIds(await allEvents(t.client(member), watcher, { keepHeartbeats: true }))).toEqual([
       { type: 'realm_playgrounds', realm_playgrounds: [entry] },
       { type: 'realm_playgrounds', realm_playgrounds: [] },
     ]);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeBot, makeUser, type MadeUser, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -38,18 +38,9 @@ async function age(who: Credentials, seconds: number) {
   await db().userPresence.update({ where: { userId: who.userId }, data: { lastConnectedTime: when, lastActiveTime: when } });
 }
 
-async function register(client: ApiClient, params: Record<string, unknown> = {}) {
-  const res = await client.post('/register', { event_types: ['presence'], fetch_event_types: ['presence'], ...params });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
+const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, { event_types: ['presence'], fetch_event_types: ['presence'], ...params });
 
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
-}
+const poll = async (client: ApiClient, queueId: string) => withoutIds(await allEvents(client, queueId));
 
 function expectError(res: { status: number; body: any }, msg: string) {
   expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg });

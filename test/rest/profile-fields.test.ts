@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeBot, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let owner: ApiClient;
@@ -14,18 +14,7 @@ let guest: MadeUser;
 const db = () => t.server.database.prisma;
 const SELECT_DATA = { vim: { text: 'Vim', order: '1' }, emacs: { text: 'Emacs', order: '2' } };
 
-async function register(client: ApiClient) {
-  const res = await client.post('/register', { event_types: ['realm_user', 'custom_profile_fields'], fetch_event_types: ['realm'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id as string;
-}
-
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as { type: string; [k: string]: any }[]).filter((e) => e.type !== 'heartbeat');
-}
+const register = async (client: ApiClient) => (await registerQueue(client, { event_types: ['realm_user', 'custom_profile_fields'], fetch_event_types: ['realm'] })).queue_id;
 
 function expectError(res: { status: number; body: any }, msg: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -63,10 +52,7 @@ let locked: number;
 beforeAll(async () => {
   t = await startTestServer();
   owner = t.client(t.owner);
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  member = await makeUser(t, { fullName: 'Mem Ber' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
 });
 afterAll(async () => { await t?.close(); });
 
@@ -96,7 +82,7 @@ describe('POST /realm/profile_fields', () => {
     expect(list.body.custom_fields.find((f: any) => f.id === github)).toMatchObject({ name: 'GitHub', hint: 'Enter your GitHub username' });
     expect(list.body.custom_fields.find((f: any) => f.id === locked).editable_by_user).toBe(false);
 
-    const events = await poll(t.client(guest), queue);
+    const events = await allEvents(t.client(guest), queue);
     expect(events).toHaveLength(9);
     expect(events.every((e) => e.type === 'custom_profile_fields')).toBe(true);
     expect(events.at(-1)!.fields.map((f: any) => f.id)).toEqual(list.body.custom_fields.map((f: any) => f.id));
@@ -158,7 +144,7 @@ describe('PATCH /realm/profile_fields/{field_id}', () => {
     expect((await owner.patch(`/realm/profile_fields/${pronouns}`, { hint: 'How to refer to you', required: true })).status).toBe(200);
     const field = (await t.client(member).get('/realm/profile_fields')).body.custom_fields.find((f: any) => f.id === pronouns);
     expect(field).toMatchObject({ name: 'Pronouns', hint: 'How to refer to you', required: true, editable_by_user: true });
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events).toEqual([expect.objectContaining({ type: 'custom_profile_fields', fields: expect.arrayContaining([expect.objectContaining({ id: pronouns, hint: 'How to refer to you' })]) })]);
   });
 
@@ -196,7 +182,7 @@ describe('PATCH /realm/profile_fields (reorder)', () => {
     const after = (await t.client(member).get('/realm/profile_fields')).body.custom_fields;
     expect(after.map((f: any) => f.id)).toEqual(reversed);
     expect(after.map((f: any) => f.order)).toEqual(reversed.map((_, i) => i));
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events[0]!.fields.map((f: any) => f.id)).toEqual(reversed);
     // The register response follows.
     const state = await t.client(member).post('/register', { fetch_event_types: ['custom_profile_fields'] });
@@ -238,7 +224,7 @@ describe('PATCH /users/me/profile_data', () => {
     expect(profile[String(users)]).toEqual({ value: JSON.stringify([admin.userId, moderator.userId]) });
     expect(profile[String(pronouns)]).toEqual({ value: 'they/them' });
 
-    const events = await poll(t.client(guest), queue);
+    const events = await allEvents(t.client(guest), queue);
     expect(events).toHaveLength(8);
     expect(events).toContainEqual(expect.objectContaining({
       type: 'realm_user', op: 'update', person: { user_id: member.userId, custom_profile_field: { id: select, value: 'vim' } },
@@ -255,7 +241,7 @@ describe('PATCH /users/me/profile_data', () => {
   it('sends no event for an unchanged value', async () => {
     const queue = await register(t.client(admin));
     expect((await t.client(member).patch('/users/me/profile_data', { data: [{ id: select, value: 'vim' }] })).status).toBe(200);
-    expect(await poll(t.client(admin), queue)).toEqual([]);
+    expect(await allEvents(t.client(admin), queue)).toEqual([]);
   });
 
   it('validates each value by its field type, writing nothing', async () => {
@@ -304,7 +290,7 @@ describe('PATCH /users/me/profile_data', () => {
     const queue = await register(t.client(admin));
     expect((await t.client(member).patch('/users/me/profile_data', { data: [{ id: pronouns, value: null }] })).status).toBe(200);
     expect((await profileOf(member.userId))[String(pronouns)]).toBeUndefined();
-    const events = await poll(t.client(admin), queue);
+    const events = await allEvents(t.client(admin), queue);
     expect(events).toEqual([expect.objectContaining({ person: { user_id: member.userId, custom_profile_field: { id: pronouns, value: null } } })]);
   });
 });
@@ -316,7 +302,7 @@ describe('DELETE /users/me/profile_data', () => {
     const profile = await profileOf(member.userId);
     expect(profile[String(date)]).toBeUndefined();
     expect(profile[String(url)]).toBeUndefined();
-    const events = await poll(t.client(admin), queue);
+    const events = await allEvents(t.client(admin), queue);
     expect(events.map((e) => e.person.custom_profile_field)).toEqual([{ id: date, value: null }, { id: url, value: null }]);
   });
 
@@ -335,7 +321,7 @@ describe('PATCH /users/{user_id} with profile_data', () => {
     expect(profile[String(locked)]!.value).toBe('E-7');
     expect(profile[String(select)]).toBeUndefined();
     expect(profile[String(users)]).toEqual({ value: JSON.stringify([guest.userId]) });
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events.map((e) => e.person.custom_profile_field.id)).toEqual([locked, select, users]);
   });
 
@@ -354,7 +340,7 @@ describe('DELETE /realm/profile_fields/{field_id}', () => {
     expect((await owner.get('/realm/profile_fields')).body.custom_fields.map((f: any) => f.id)).not.toContain(locked);
     expect(await db().customProfileFieldValue.count({ where: { fieldId: locked } })).toBe(0);
     expect((await profileOf(member.userId))[String(locked)]).toBeUndefined();
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events).toEqual([expect.objectContaining({ type: 'custom_profile_fields' })]);
     expect(events[0]!.fields.map((f: any) => f.id)).not.toContain(locked);
   });

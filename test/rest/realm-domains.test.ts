@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeBot, setRole, type MadeUser, makeOtherRealmOwner, updateRealm, makeTeam } from '../support/factories.ts';
 import { ROLE_ADMINISTRATOR } from '../../resolvers/users/roles.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 // Server and client share this process: on a busy machine the server may close an idle kept-alive
 // socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
@@ -40,20 +40,9 @@ function expectError(res: { status: number; body: any }, msg: string, code = 'BA
   expect(res.status).toBe(status);
 }
 
-async function register(client: ApiClient) {
-  const res = await client.post('/register', { event_types: ['realm_domains', 'realm'], fetch_event_types: ['realm_domains', 'realm'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; realm_domains: unknown[]; realm_emails_restricted_to_domains: boolean };
-}
+const register = (client: ApiClient) => registerQueue(client, { event_types: ['realm_domains', 'realm'], fetch_event_types: ['realm_domains', 'realm'] });
 
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as { type: string; id: number; [k: string]: unknown }[])
-    .filter((e) => e.type !== 'heartbeat')
-    .map(({ id: _id, ...rest }) => rest);
-}
+const poll = async (client: ApiClient, queueId: string) => withoutIds(await allEvents(client, queueId));
 
 describe('POST /realm/domains', () => {
   it('adds a domain and returns [ID, domain]', async () => {

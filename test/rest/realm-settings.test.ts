@@ -2,8 +2,9 @@
 // signup and Zulip-update announcements), as Zulip's do_set_realm_*_stream actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { makeChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import { graphql, type ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -16,9 +17,7 @@ const realmState = async (client: ApiClient) => (await client.post('/register', 
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
-  moderator = await makeUser(t, { fullName: 'Mo Derator', role: 300 });
+  ({ admin, member, moderator } = await makeTeam(t, ['admin', 'member', 'moderator']));
   publicChannel = await makeChannel(t.client(member), 'announcements');
   // Created by the member: the administrator is not subscribed, and still may choose it.
   privateChannel = await makeChannel(t.client(member), 'mod-queue', { invite_only: true });
@@ -27,13 +26,13 @@ afterAll(async () => { await t?.close(); });
 
 describe('PATCH /realm notification channels', () => {
   it('lets administrators set and clear them, and tells every user', async () => {
-    const queue = (await t.client(member).post('/register', { event_types: ['realm'] })).body.queue_id;
+    const queue = (await registerQueue(t.client(member), { event_types: ['realm'] })).queue_id;
     const res = await t.client(admin).patch('/realm', { moderation_request_channel_id: privateChannel, new_stream_announcements_stream_id: publicChannel });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await realmState(t.client(member))).toMatchObject({
       realm_moderation_request_channel_id: privateChannel, realm_new_stream_announcements_stream_id: publicChannel,
     });
-    const events = (await t.client(member).get('/events', { queue_id: queue, last_event_id: -1, dont_block: true })).body.events;
+    const events = await allEvents(t.client(member), queue);
     expect(events).toEqual(expect.arrayContaining([
       expect.objectContaining({ type: 'realm', op: 'update', property: 'moderation_request_channel_id', value: privateChannel }),
       expect.objectContaining({ type: 'realm', op: 'update', property: 'new_stream_announcements_stream_id', value: publicChannel }),

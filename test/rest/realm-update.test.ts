@@ -3,10 +3,10 @@
 // the settings enforced where they apply (message editing and deletion, read receipts, edit history).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 let t: TestServer;
 let owner: ApiClient;
@@ -17,22 +17,13 @@ let groups: Record<string, number>;
 
 const realmState = async (c: ApiClient) => (await c.post('/register', { fetch_event_types: ['realm'] })).body;
 
-async function queue(c: ApiClient): Promise<string> {
-  return (await c.post('/register', { event_types: ['realm'] })).body.queue_id;
-}
-async function events(c: ApiClient, queueId: string): Promise<any[]> {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['realm'] })).queue_id;
+const events = async (c: ApiClient, queueId: string) => withoutIds(await allEvents(c, queueId));
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
   owner = t.client(t.owner);
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Derator', role: 300 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
+  ({ admin, moderator, member } = await makeTeam(t, ['admin', 'moderator', 'member']));
   await makeChannel(t.client(member), 'edits');
   await t.client(admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'edits' }] });
   const list = (await owner.get('/user_groups')).body.user_groups as { id: number; name: string }[];

@@ -3,10 +3,10 @@
 // realm_user_settings_defaults events follow; new accounts get a copy, existing ones keep theirs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -17,21 +17,18 @@ const settingsOf = async (c: ApiClient) => (await c.post('/register', { fetch_ev
 
 beforeAll(async () => {
   t = await startTestServer({ scheduledPollMs: 0 });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  member = await makeUser(t, { fullName: 'Mel Member' });
+  ({ admin, member } = await makeTeam(t, ['admin', 'member']));
 });
 afterAll(async () => { await t?.close(); });
 
 describe('PATCH /realm/user_settings_defaults', () => {
   it('changes the defaults and tells everyone, each changed setting once', async () => {
-    const watcher = (await t.client(member).post('/register', { event_types: ['realm_user_settings_defaults'] })).body.queue_id;
+    const watcher = (await registerQueue(t.client(member), { event_types: ['realm_user_settings_defaults'] })).queue_id;
     const res = await t.client(admin).patch('/realm/user_settings_defaults', { left_side_userlist: true, emojiset: 'twitter', enter_sends: false });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ result: 'success', msg: '' });
     expect(await defaultsOf(t.client(member))).toMatchObject({ left_side_userlist: true, emojiset: 'twitter', enter_sends: false });
-    const got = (await t.client(member).get('/events', { queue_id: watcher, last_event_id: -1, dont_block: true })).body.events;
-    for (const e of got) validateEvent(e);
-    expect(got.map(({ id: _id, ...e }: any) => e)).toEqual([
+    expect(withoutIds(await allEvents(t.client(member), watcher, { keepHeartbeats: true }))).toEqual([
       { type: 'realm_user_settings_defaults', op: 'update', property: 'left_side_userlist', value: true },
       { type: 'realm_user_settings_defaults', op: 'update', property: 'emojiset', value: 'twitter' },
     ]);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, sendDirect, sendToChannel, type MadeUser, updateChannel, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -24,17 +25,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-async function register(client: ApiClient) {
-  const res = await client.post('/register', { event_types: ['reminders', 'message'], fetch_event_types: ['reminders'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; reminders: any[] };
-}
+const register = (client: ApiClient) => registerQueue<{ reminders: any[] }>(client, { event_types: ['reminders', 'message'], fetch_event_types: ['reminders'] });
 
-async function events(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status).toBe(200);
-  return res.body.events as any[];
-}
+const events = (client: ApiClient, queueId: string) => allEvents(client, queueId, { keepHeartbeats: true });
 
 async function remind(client: ApiClient, params: Record<string, unknown>) {
   return client.post('/reminders', { scheduled_delivery_timestamp: inAnHour(), ...params });

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { type MadeUser, makeTeam } from '../support/factories.ts';
 import { ApiClient, type Credentials } from '../support/client.ts';
 import { multipart } from '../clients/support.ts';
 import { S3FileStore, type S3Config } from '../../resolvers/files/storage.ts';
@@ -47,8 +47,7 @@ beforeAll(async () => {
   const { port } = await s3.run();
   s3Config = { endpoint: `http://127.0.0.1:${port}`, bucket: `parley-${randomBytes(4).toString('hex')}`, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' };
   t = await startTestServer({ storage: { kind: 's3', ...s3Config } });
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
 });
 afterAll(async () => {
   await t?.close();

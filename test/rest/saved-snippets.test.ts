@@ -3,9 +3,9 @@
 // to the owner only, and the register response's `saved_snippets`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser, makeOtherRealmOwner } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeBot, makeUser, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -15,25 +15,14 @@ const OTHER = 'other.localhost';
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   boss = await makeOtherRealmOwner(t, 'other');
 });
 afterAll(async () => { await t?.close(); });
 
 const client = (u: Credentials) => t.client(u);
 
-async function queue(c: ApiClient): Promise<string> {
-  const res = await c.post('/register', { event_types: ['saved_snippets'] });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['saved_snippets'] })).queue_id;
 async function snippets(c: ApiClient) {
   const res = await c.get('/saved_snippets');
   expect(res.status).toBe(200);
@@ -102,9 +91,9 @@ describe('POST /saved_snippets', () => {
     const mine = await queue(client(erin));
     const theirs = await queue(client(bob));
     const id = await create(client(erin), 'Hi', 'Hello');
-    const [event] = await events(client(erin), mine);
+    const [event] = await allEvents(client(erin), mine);
     expect(event).toEqual({ id: 0, type: 'saved_snippets', op: 'add', saved_snippet: { id, title: 'Hi', content: 'Hello', date_created: expect.any(Number) } });
-    expect(await events(client(bob), theirs)).toEqual([]);
+    expect(await allEvents(client(bob), theirs)).toEqual([]);
   });
 });
 
@@ -131,7 +120,7 @@ describe('PATCH /saved_snippets/{saved_snippet_id}', () => {
     expect((await client(frank).patch(`/saved_snippets/${id}`, { title: 'Both', content: 'Both content' })).status).toBe(200);
     const [snippet] = await snippets(client(frank));
     expect(snippet).toMatchObject({ id, title: 'Both', content: 'Both content' });
-    const evs = await events(client(frank), q);
+    const evs = await allEvents(client(frank), q);
     expect(evs.map((e) => [e.op, e.saved_snippet.title, e.saved_snippet.content])).toEqual([
       ['update', 'New', 'Old content'], ['update', 'New', 'New content'], ['update', 'Both', 'Both content'],
     ]);
@@ -177,8 +166,8 @@ describe('DELETE /saved_snippets/{saved_snippet_id}', () => {
     const other = await queue(client(bob));
     expect((await client(ivy).delete(`/saved_snippets/${id}`)).status).toBe(200);
     expect(await snippets(client(ivy))).toEqual([]);
-    expect(await events(client(ivy), q)).toEqual([{ id: 0, type: 'saved_snippets', op: 'remove', saved_snippet_id: id }]);
-    expect(await events(client(bob), other)).toEqual([]);
+    expect(await allEvents(client(ivy), q)).toEqual([{ id: 0, type: 'saved_snippets', op: 'remove', saved_snippet_id: id }]);
+    expect(await allEvents(client(bob), other)).toEqual([]);
     const again = await client(ivy).delete(`/saved_snippets/${id}`);
     expect(again.status).toBe(404);
   });

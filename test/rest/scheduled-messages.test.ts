@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, type MadeUser, deactivate, makeTeam } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -27,18 +27,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-async function register(client: ApiClient, params: Record<string, unknown> = {}) {
-  const res = await client.post('/register', { event_types: ['scheduled_messages', 'message'], fetch_event_types: ['scheduled_messages'], ...params });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; scheduled_messages: any[] };
-}
+const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue<{ scheduled_messages: any[] }>(client, { event_types: ['scheduled_messages', 'message'], fetch_event_types: ['scheduled_messages'], ...params });
 
-async function events(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return res.body.events as any[];
-}
+const events = (client: ApiClient, queueId: string) => allEvents(client, queueId, { keepHeartbeats: true });
 
 async function schedule(client: ApiClient, params: Record<string, unknown>) {
   return client.post('/scheduled_messages', { scheduled_delivery_timestamp: inAnHour(), ...params });

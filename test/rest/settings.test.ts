@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeBot, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -24,17 +24,8 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-async function queue(c: ApiClient, params: Record<string, unknown> = {}): Promise<string> {
-  const res = await c.post('/register', { event_types: ['user_settings', 'realm_user'], ...params });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string): Promise<any[]> {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
-}
+const queue = async (c: ApiClient, params: Record<string, unknown> = {}) => (await registerQueue(c, { event_types: ['user_settings', 'realm_user'], ...params })).queue_id;
+const events = async (c: ApiClient, queueId: string) => withoutIds(await allEvents(c, queueId));
 async function settingsOf(c: ApiClient): Promise<Record<string, any>> {
   return (await c.post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings;
 }
@@ -226,10 +217,10 @@ describe('PATCH /settings: privacy settings and their effects', () => {
     const c = t.client(carol);
     await c.post('/users/me/presence', { status: 'active' });
     expect((await t.client(bob).get(`/users/${carol.userId}/presence`)).status).toBe(200);
-    const watcher = await t.client(bob).post('/register', { event_types: ['presence'] });
+    const watcher = await registerQueue(t.client(bob), { event_types: ['presence'] });
     expect((await patch(c, { presence_enabled: false })).status).toBe(200);
     expect((await t.client(bob).get(`/users/${carol.userId}/presence`)).body.msg).toBe(`No presence data for ${carol.userId}`);
-    const got = await events(t.client(bob), watcher.body.queue_id);
+    const got = await events(t.client(bob), watcher.queue_id);
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ type: 'presence', user_id: carol.userId });
     const realm = (await t.client(bob).get('/realm/presence')).body.presences;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeBot, makeUser, type MadeUser, makeTeam, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { unicodeEmojiByName } from '../../resolvers/emoji/unicode.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 const SMILE = unicodeEmojiByName('smile')!.code;
 
@@ -22,18 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-async function register(client: ApiClient, params: Record<string, unknown> = {}) {
-  const res = await client.post('/register', { event_types: ['user_status', 'user_settings'], fetch_event_types: ['user_status'], ...params });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; user_status: Record<string, any> };
-}
-
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, { event_types: ['user_status', 'user_settings'], fetch_event_types: ['user_status'], ...params });
 
 async function statusOf(user: Credentials, viewer: Credentials = t.owner) {
   const res = await t.client(viewer).get(`/users/${user.userId}/status`);
@@ -105,7 +94,7 @@ describe('POST /users/me/status', () => {
         const res = await t.client(moderator).post('/users/me/status', params);
         expectError(res, msg);
         expect(await statusOf(moderator)).toEqual({ status_text: 'before', emoji_name: 'smile', emoji_code: SMILE, reaction_type: 'unicode_emoji' });
-        expect(await poll(t.client(bob), queue.queue_id)).toEqual([]);
+        expect(await allEvents(t.client(bob), queue.queue_id)).toEqual([]);
       });
     }
   });
@@ -130,7 +119,7 @@ describe('user_status events', () => {
     await t.client(bob).post('/users/me/status', { status_text: 'lunch', emoji_name: 'car' });
     await t.client(bob).post('/users/me/status', { status_text: 'still lunch' });
     for (const { u, q } of queues) {
-      const events = await poll(t.client(u), q.queue_id);
+      const events = await allEvents(t.client(u), q.queue_id);
       expect(events.map(({ id: _id, ...e }) => e)).toEqual([
         { type: 'user_status', user_id: bob.userId, status_text: 'lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' },
         { type: 'user_status', user_id: bob.userId, status_text: 'still lunch' },
@@ -153,7 +142,7 @@ describe('user_status events', () => {
       await t.client(guest).post('/users/me/status', { status_text: 'guest here' });
       // Bots stay accessible to every guest, as in the register response.
       await t.client(admin).post(`/users/${bot.userId}/status`, { status_text: 'beeping' });
-      const events = await poll(t.client(guest), q.queue_id);
+      const events = await allEvents(t.client(guest), q.queue_id);
       expect(events.map((e) => e.user_id)).toEqual([guest.userId, bot.userId]);
       expect((await t.client(guest).get(`/users/${bot.userId}/status`)).status).toBe(200);
       const read = await t.client(guest).get(`/users/${bob.userId}/status`);
@@ -175,12 +164,12 @@ describe('the deprecated away', () => {
     expect(settings.body.user_settings.presence_enabled).toBe(false);
     expect(settings.body.user_status[String(alice.userId)]).toEqual({ away: true });
     expect(await statusOf(alice, bob)).toEqual({ away: true });
-    const own = await poll(t.client(alice), mine.queue_id);
+    const own = await allEvents(t.client(alice), mine.queue_id);
     expect(own.map(({ id: _id, ...e }) => e)).toEqual([
       { type: 'user_settings', op: 'update', property: 'presence_enabled', value: false },
       { type: 'user_status', user_id: alice.userId, away: true },
     ]);
-    const others = await poll(t.client(bob), theirs.queue_id);
+    const others = await allEvents(t.client(bob), theirs.queue_id);
     expect(others.map(({ id: _id, ...e }) => e)).toEqual([{ type: 'user_status', user_id: alice.userId, away: true }]);
 
     await t.client(alice).post('/users/me/status', { away: false });

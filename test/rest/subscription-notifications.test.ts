@@ -4,9 +4,9 @@
 // (older clients get the user's current default, as register's subscriptions give them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser, updateSettings } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, type MadeUser, updateSettings, makeTeam } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -27,20 +27,12 @@ const DEFAULTS: [string, string][] = [
   ['wildcard_mentions_notify', 'wildcard_mentions_notify'],
 ];
 
-async function register(client: ApiClient, nullCapable: boolean) {
-  const res = await client.post('/register', {
-    event_types: ['subscription'],
-    client_capabilities: nullCapable ? { notification_settings_null: true } : {},
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id as string;
-}
-async function updates(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as Record<string, unknown>[]).filter((e) => e.type === 'subscription' && e.op === 'update');
-}
+const register = async (client: ApiClient, nullCapable: boolean) => (await registerQueue(client, {
+  event_types: ['subscription'],
+  client_capabilities: nullCapable ? { notification_settings_null: true } : {},
+})).queue_id;
+const updates = async (client: ApiClient, queueId: string) =>
+  (await allEvents(client, queueId)).filter((e) => e.type === 'subscription' && e.op === 'update');
 async function designSub(client: ApiClient) {
   const res = await client.get(SUBS);
   expect(res.status).toBe(200);
@@ -52,8 +44,7 @@ async function row(userId: number) {
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
+  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   await makeChannel(c(alice), 'design');
   design = (await db().channel.findFirstOrThrow({ where: { name: 'design' } })).id;
   await c(bob).post(SUBS, { subscriptions: [{ name: 'design' }] });

@@ -4,11 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_COLORS } from '../../resolvers/users/create.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeBot, makeUser, type MadeUser, deactivate, updateRealm, makeTeam } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, makeBot, makeUser, type MadeUser, deactivate, updateRealm, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
-import { createRealm } from '../../resolvers/realm/create.ts';
 import { systemGroupIds } from '../../resolvers/groups/system.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -36,17 +35,7 @@ async function subscribed(userId: number, name: string): Promise<boolean> {
   const sub = await db().subscription.findUnique({ where: { userId_channelId: { userId, channelId: id } } });
   return !!sub?.active;
 }
-async function register(client: ApiClient) {
-  const res = await client.post('/register', { event_types: ['subscription', 'stream', 'message'], fetch_event_types: ['realm'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id as string;
-}
-async function events(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as { type: string; op?: string; [k: string]: any }[]).filter((e) => e.type !== 'heartbeat');
-}
+const register = async (client: ApiClient) => (await registerQueue(client, { event_types: ['subscription', 'stream', 'message'], fetch_event_types: ['realm'] })).queue_id;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -54,8 +43,7 @@ beforeAll(async () => {
   bot = await makeBot(t, alice, { fullName: 'Alice Bot' });
   realmId = (await db().user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   groups = await systemGroupIds(db() as never, realmId);
-  await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw12345678' });
-  outsiderId = (await db().user.findFirstOrThrow({ where: { email: 'boss@other.example.com' } })).id;
+  outsiderId = (await makeOtherRealmOwner(t, 'other')).userId;
   await makeChannel(c(alice), 'design');
   await makeChannel(c(alice), 'vault', { invite_only: true });
 }, 180_000);
@@ -339,11 +327,11 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
     expect(res.body.subscribed).toEqual({ [dave.userId]: ['vault'] });
     const vaultId = (await channelId('vault'))!;
     for (const [q, who] of [[qAlice, alice], [qCarol, carol], [qAdmin, admin]] as const) {
-      const peer = (await events(c(who), q)).filter((e) => e.op === 'peer_add');
+      const peer = (await allEvents(c(who), q)).filter((e) => e.op === 'peer_add');
       expect(peer).toEqual([expect.objectContaining({ type: 'subscription', op: 'peer_add', stream_ids: [vaultId], user_ids: [dave.userId] })]);
     }
     for (const [q, who] of [[qBob, bob], [qGuest, guest]] as const) {
-      const seen = await events(c(who), q);
+      const seen = await allEvents(c(who), q);
       expect(JSON.stringify(seen)).not.toContain('vault');
       expect(seen.filter((e) => e.type === 'subscription')).toEqual([]);
     }
@@ -353,7 +341,7 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
     const fern = await makeUser(t, { fullName: 'Fern Private' });
     const q = await register(c(fern));
     await c(alice).post(SUBS, { subscriptions: [{ name: 'vault' }], principals: [fern.userId] });
-    const seen = (await events(c(fern), q)).filter((e) => e.type === 'stream' || e.type === 'subscription');
+    const seen = (await allEvents(c(fern), q)).filter((e) => e.type === 'stream' || e.type === 'subscription');
     expect(seen.map((e) => `${e.type} ${e.op}`)).toEqual(['stream create', 'subscription add']);
     expect(seen[0]!.streams[0]).toMatchObject({ name: 'vault', invite_only: true });
   });
@@ -362,7 +350,7 @@ describe('POST /users/me/subscriptions: who may subscribe whom', () => {
     const dave = await makeUser(t, { fullName: 'Dave Two' });
     const q = await register(c(dave));
     await c(alice).post(SUBS, { subscriptions: [{ name: 'design' }], principals: [dave.userId] });
-    const adds = (await events(c(dave), q)).filter((e) => e.type === 'subscription' && e.op === 'add');
+    const adds = (await allEvents(c(dave), q)).filter((e) => e.type === 'subscription' && e.op === 'add');
     expect(adds).toHaveLength(1);
     expect(adds[0]!.subscriptions[0]).toMatchObject({ name: 'design', invite_only: false, in_home_view: true, is_muted: false });
     expect(adds[0]!.subscriptions[0].subscribers).toContain(dave.userId);
@@ -476,15 +464,15 @@ describe('DELETE /users/me/subscriptions', () => {
     const res = await c(alice).delete(SUBS, { subscriptions: ['hush'], principals: [bob.userId] });
     expect(res.status).toBe(400); // alice is no administrator and the default can_remove_subscribers_group is administrators
     expect((await c(admin).delete(SUBS, { subscriptions: ['hush'], principals: [bob.userId] })).body.removed).toEqual(['hush']);
-    expect((await events(c(bob), qBob)).filter((e) => e.type === 'subscription')).toEqual([
+    expect((await allEvents(c(bob), qBob)).filter((e) => e.type === 'subscription')).toEqual([
       expect.objectContaining({ op: 'remove', subscriptions: [{ name: 'hush', stream_id: hush }] }),
     ]);
     for (const [q, who] of [[qAlice, alice], [qAdmin, admin]] as const) {
-      expect((await events(c(who), q)).filter((e) => e.type === 'subscription')).toEqual([
+      expect((await allEvents(c(who), q)).filter((e) => e.type === 'subscription')).toEqual([
         expect.objectContaining({ op: 'peer_remove', stream_ids: [hush], user_ids: [bob.userId] }),
       ]);
     }
-    const carolSees = await events(c(carol), qCarol);
+    const carolSees = await allEvents(c(carol), qCarol);
     expect(JSON.stringify(carolSees)).not.toContain('hush');
     expect(carolSees.filter((e) => e.type === 'subscription')).toEqual([]);
   });
@@ -621,13 +609,13 @@ describe('POST /users/me/subscriptions/properties', () => {
     expect(res.body).toEqual({ result: 'success', msg: '' });
     const sub = await db().subscription.findUniqueOrThrow({ where: { userId_channelId: { userId: alice.userId, channelId: design } } });
     expect(sub).toMatchObject({ color: '#a1B2c3', pinToTop: true, desktopNotifications: false, audibleNotifications: true, pushNotifications: false, emailNotifications: true, wildcardMentionsNotify: false, isMuted: true });
-    const updates = (await events(c(alice), q)).filter((e) => e.type === 'subscription' && e.op === 'update');
+    const updates = (await allEvents(c(alice), q)).filter((e) => e.type === 'subscription' && e.op === 'update');
     expect(updates.map((e) => [e.property, e.value])).toEqual([
       ['color', '#a1B2c3'], ['pin_to_top', true], ['desktop_notifications', false], ['audible_notifications', true],
       ['push_notifications', false], ['email_notifications', true], ['wildcard_mentions_notify', false], ['in_home_view', false], ['is_muted', true],
     ]);
     expect(updates.every((e) => e.stream_id === design)).toBe(true);
-    expect((await events(c(bob), qBob)).filter((e) => e.type === 'subscription')).toEqual([]);
+    expect((await allEvents(c(bob), qBob)).filter((e) => e.type === 'subscription')).toEqual([]);
   });
 
   it('in_home_view is the inverse of is_muted; untouched notification settings stay null (inherit)', async () => {

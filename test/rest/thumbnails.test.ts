@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
-import { multipart, openQueue } from '../clients/support.ts';
+import { multipart } from '../clients/support.ts';
+import { openQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -49,9 +50,7 @@ async function animatedGif(width: number, height: number): Promise<Buffer> {
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  carol = await makeUser(t, { fullName: 'Carol' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'pictures', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'private pictures', { invite_only: true, principals: [alice.userId, bob.userId] });
 });

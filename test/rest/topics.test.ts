@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeBot, sendToChannel, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let admin: MadeUser;
@@ -28,18 +29,10 @@ afterAll(async () => { await t?.close(); });
 const as = (who: Credentials) => (who === stranger ? t.client(who, OTHER) : t.client(who));
 const db = () => t.server.database.prisma;
 
-async function register(client: ApiClient, params: Record<string, unknown> = {}) {
-  const res = await client.post('/register', {
-    event_types: ['delete_message', 'stream', 'update_message_flags', 'user_topic'], fetch_event_types: ['user_topic'], ...params,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-async function events(client: ApiClient, queueId: string, type?: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat' && (!type || e.type === type));
-}
+const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, {
+  event_types: ['delete_message', 'stream', 'update_message_flags', 'user_topic'], fetch_event_types: ['user_topic'], ...params,
+});
+const events = async (client: ApiClient, queueId: string, type?: string) => (await allEvents(client, queueId)).filter((e) => !type || e.type === type);
 const unread = async (userId: number, ids: number[]) =>
   (await db().userMessage.findMany({ where: { userId, messageId: { in: ids }, read: false }, select: { messageId: true } })).map((r) => r.messageId).sort((a, b) => a - b);
 

@@ -3,10 +3,10 @@
 // see the edit and receives typing notifications, per queue's empty-topic capability. And GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, updateSettings } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeChannel, sendDirect, sendToChannel, type MadeUser, updateRealm, updateSettings, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -14,23 +14,11 @@ let bob: MadeUser;
 let carol: MadeUser;
 let channelId: number;
 
-async function queue(c: ApiClient, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await c.post('/register', { event_types: ['typing_edit_message'], ...extra });
-  expect(res.status).toBe(200);
-  return res.body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status).toBe(200);
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient, extra: Record<string, unknown> = {}) => (await registerQueue(c, { event_types: ['typing_edit_message'], ...extra })).queue_id;
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  carol = await makeUser(t, { fullName: 'Carol' });
+  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   channelId = await makeChannel(t.client(alice), 'drafting');
   await t.client(bob).post('/users/me/subscriptions', { subscriptions: [{ name: 'drafting' }] });
 });
@@ -44,11 +32,11 @@ describe('POST /messages/{message_id}/typing', () => {
     const res = await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await t.client(alice).post(`/messages/${id}/typing`, { op: 'stop' });
-    expect(await events(t.client(bob), bobQueue)).toEqual([
+    expect(await allEvents(t.client(bob), bobQueue)).toEqual([
       { type: 'typing_edit_message', op: 'start', sender_id: alice.userId, message_id: id, recipient: { type: 'channel', channel_id: channelId, topic: 'notes' }, id: 0 },
       { type: 'typing_edit_message', op: 'stop', sender_id: alice.userId, message_id: id, recipient: { type: 'channel', channel_id: channelId, topic: 'notes' }, id: 1 },
     ]);
-    expect(await events(t.client(carol), carolQueue)).toEqual([]);
+    expect(await allEvents(t.client(carol), carolQueue)).toEqual([]);
   });
 
   it('names the empty topic as each queue can show it', async () => {
@@ -56,15 +44,15 @@ describe('POST /messages/{message_id}/typing', () => {
     const modern = await queue(t.client(bob), { client_capabilities: { empty_topic_name: true } });
     const legacy = await queue(t.client(bob));
     await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
-    expect((await events(t.client(bob), modern))[0].recipient.topic).toBe('');
-    expect((await events(t.client(bob), legacy))[0].recipient.topic).toBe('general chat');
+    expect((await allEvents(t.client(bob), modern))[0].recipient.topic).toBe('');
+    expect((await allEvents(t.client(bob), legacy))[0].recipient.topic).toBe('general chat');
   });
 
   it('tells every participant of a direct message, listing them', async () => {
     const id = await sendDirect(t.client(alice), [bob.userId, carol.userId], 'group draft');
     const carolQueue = await queue(t.client(carol));
     await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
-    const [event] = await events(t.client(carol), carolQueue);
+    const [event] = await allEvents(t.client(carol), carolQueue);
     expect(event).toMatchObject({ type: 'typing_edit_message', op: 'start', sender_id: alice.userId, message_id: id });
     expect(event.recipient).toEqual({ type: 'direct', user_ids: [alice.userId, bob.userId, carol.userId].sort((a, b) => a - b) });
   });
@@ -76,8 +64,8 @@ describe('POST /messages/{message_id}/typing', () => {
       const carolQueue = await queue(t.client(carol));
       const bobQueue = await queue(t.client(bob));
       await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' });
-      expect(await events(t.client(carol), carolQueue)).toEqual([]);
-      const [event] = await events(t.client(bob), bobQueue);
+      expect(await allEvents(t.client(carol), carolQueue)).toEqual([]);
+      const [event] = await allEvents(t.client(bob), bobQueue);
       expect(event.recipient.user_ids).not.toContain(carol.userId);
     } finally {
       await updateSettings(t, carol, { receives_typing_notifications: true });
@@ -113,7 +101,7 @@ describe('POST /messages/{message_id}/typing', () => {
     } finally {
       await updateRealm(t, { message_content_edit_limit_seconds: 600 });
     }
-    expect(await events(t.client(bob), bobQueue)).toEqual([]);
+    expect(await allEvents(t.client(bob), bobQueue)).toEqual([]);
   });
 
   it('requires a valid op', async () => {
@@ -126,7 +114,7 @@ describe('POST /messages/{message_id}/typing', () => {
     const id = await sendToChannel(t.client(alice), 'drafting', 'notes', 'gql');
     const bobQueue = await queue(t.client(bob));
     expect((await ok(t, 'mutation($id: Int!) { setEditTypingStatus(messageId: $id, op: "start") }', { id }, alice)).setEditTypingStatus).toBe(true);
-    expect(await events(t.client(bob), bobQueue)).toHaveLength(1);
+    expect(await allEvents(t.client(bob), bobQueue)).toHaveLength(1);
     const { error } = await fails(t, 'mutation($id: Int!) { setEditTypingStatus(messageId: $id, op: "start") }', { id }, bob);
     expect(error.message).toBe("You don't have permission to edit this message");
   });

@@ -6,10 +6,11 @@ import { readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
+import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
 import { validateEvent, validateResponse } from '../support/openapi.ts';
 import type { Credentials } from '../support/client.ts';
-import { multipart, openQueue } from '../clients/support.ts';
+import { multipart } from '../clients/support.ts';
+import { openQueue } from '../support/events.ts';
 import { ok, fails } from '../graphql/helpers.ts';
 
 let t: TestServer;
@@ -63,10 +64,7 @@ async function setRealm(data: Record<string, unknown>) {
 
 beforeAll(async () => {
   t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  carol = await makeUser(t, { fullName: 'Carol' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ alice, bob, carol, guest } = await makeTeam(t, ['alice', 'bob', 'carol', 'guest']));
   realmId = (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   await makeChannel(t.client(alice), 'public', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'secret', { invite_only: true, history_public_to_subscribers: true, principals: [alice.userId, bob.userId] });

@@ -2,9 +2,9 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeBot, makeUser, type MadeUser, deactivate, updateRealm, updateChannel, makeTeam } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let owner: ApiClient;
@@ -48,19 +48,7 @@ async function groupCount(): Promise<number> {
   return db().userGroup.count();
 }
 
-async function register(client: ApiClient, capabilities: Record<string, boolean> = {}) {
-  const res = await client.post('/register', { event_types: ['user_group'], fetch_event_types: ['realm_user_groups'], client_capabilities: capabilities });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { queue_id: string; realm_user_groups: any[] };
-}
-
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const events = res.body.events.filter((e: any) => e.type !== 'heartbeat');
-  for (const event of events) validateEvent(event);
-  return events as any[];
-}
+const register = (client: ApiClient, capabilities: Record<string, boolean> = {}) => registerQueue<{ realm_user_groups: any[] }>(client, { event_types: ['user_group'], fetch_event_types: ['realm_user_groups'], client_capabilities: capabilities });
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -697,12 +685,12 @@ describe('user_group events', () => {
       { type: 'user_group', op: 'add_subgroups', group_id: id, direct_subgroup_ids: [sub] },
       { type: 'user_group', op: 'remove_subgroups', group_id: id, direct_subgroup_ids: [sub] },
     ];
-    expect(mine(await poll(t.client(bob), modern.queue_id))).toEqual([
+    expect(mine(await allEvents(t.client(bob), modern.queue_id))).toEqual([
       ...common,
       { type: 'user_group', op: 'update', group_id: id, data: { deactivated: true } },
       { type: 'user_group', op: 'update', group_id: id, data: { deactivated: false } },
     ]);
-    expect(mine(await poll(t.client(guest), legacy.queue_id))).toEqual([
+    expect(mine(await allEvents(t.client(guest), legacy.queue_id))).toEqual([
       ...common,
       { type: 'user_group', op: 'remove', group_id: id },
       { type: 'user_group', op: 'add', group: expect.objectContaining({ id, name: 'evented', members: [bob.userId], deactivated: false }) },
@@ -714,7 +702,7 @@ describe('user_group events', () => {
     const queue = await register(t.client(bob), { include_deactivated_groups: true });
     await t.client(bob).patch(`/user_groups/${id}`, { name: 'nope' });
     await t.client(alice).post(`/user_groups/${id}/members`, { add: [carol.userId], delete: [bob.userId] });
-    expect(await poll(t.client(bob), queue.queue_id)).toEqual([]);
+    expect(await allEvents(t.client(bob), queue.queue_id)).toEqual([]);
   });
 
   it('register lists deactivated groups only with include_deactivated_groups', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeChannel, makeUser, sendDirect, type MadeUser, updateRealm } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
+import { makeBot, makeChannel, makeUser, sendDirect, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let owner: ApiClient;
@@ -14,18 +14,7 @@ let bot: Credentials;
 
 const db = () => t.server.database.prisma;
 
-async function register(client: ApiClient, eventTypes = ['realm_user', 'realm_bot', 'subscription', 'user_group', 'custom_profile_fields']) {
-  const res = await client.post('/register', { event_types: eventTypes, fetch_event_types: ['realm'] });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.queue_id as string;
-}
-
-async function poll(client: ApiClient, queueId: string) {
-  const res = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  for (const event of res.body.events) validateEvent(event);
-  return (res.body.events as { type: string; [k: string]: any }[]).filter((e) => e.type !== 'heartbeat');
-}
+const register = async (client: ApiClient, eventTypes = ['realm_user', 'realm_bot', 'subscription', 'user_group', 'custom_profile_fields']) => (await registerQueue(client, { event_types: eventTypes, fetch_event_types: ['realm'] })).queue_id;
 
 async function roleOf(userId: number): Promise<number> {
   return (await db().user.findUniqueOrThrow({ where: { id: userId } })).role;
@@ -47,10 +36,7 @@ function expectError(res: { status: number; body: any }, msg: string, code = rol
 beforeAll(async () => {
   t = await startTestServer();
   owner = t.client(t.owner);
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  moderator = await makeUser(t, { fullName: 'Mo Moderator', role: 300 });
-  member = await makeUser(t, { fullName: 'Mem Ber' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
+  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
   bot = await makeBot(t, member, { fullName: 'Helper Bot' });
 });
 afterAll(async () => { await t?.close(); });
@@ -84,7 +70,7 @@ describe('PATCH /users/{user_id}: full_name', () => {
     const res = await t.client(admin).patch(`/users/${target.userId}`, { full_name: '  New Name ' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await t.client(member).get(`/users/${target.userId}`)).body.user.full_name).toBe('New Name');
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events).toEqual([expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, full_name: 'New Name' } })]);
   });
 
@@ -108,7 +94,7 @@ describe('PATCH /users/{user_id}: role', () => {
     expect((await t.client(admin).patch(`/users/${target.userId}`, { role: 300 })).status).toBe(200);
     expect(await roleOf(target.userId)).toBe(300);
     expect(await systemGroupsOf(target.userId)).toEqual(['role:moderators']);
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, role: 300 } }));
     const groups = await db().userGroup.findMany({ where: { isSystemGroup: true, realmId: (await db().user.findUniqueOrThrow({ where: { id: target.userId } })).realmId } });
     const id = (name: string) => groups.find((g) => g.name === name)!.id;
@@ -177,7 +163,7 @@ describe('PATCH /users/{user_id}: role', () => {
     const target = await makeUser(t, { fullName: 'Shifting Access' });
     const lobby = await makeChannel(t.client(admin), 'role-lobby');
     const secret = await makeChannel(t.client(admin), 'role-secret', { invite_only: true });
-    const streamEvents = async (queue: string) => (await poll(t.client(target), queue)).filter((e) => e.type === 'stream');
+    const streamEvents = async (queue: string) => (await allEvents(t.client(target), queue)).filter((e) => e.type === 'stream');
 
     let queue = await register(t.client(target), ['stream']);
     expect((await owner.patch(`/users/${target.userId}`, { role: 600 })).status).toBe(200);
@@ -246,7 +232,7 @@ describe('PATCH /users/{user_id}: new_email', () => {
       expect([row.email, row.deliveryEmail]).toEqual(['moved@example.com', 'moved@example.com']);
       const key = await t.client().post('/fetch_api_key', { username: 'moved@example.com', password: 'pw-' + target.email });
       expect(key.body.user_id).toBe(target.userId);
-      const events = await poll(t.client(member), queue);
+      const events = await allEvents(t.client(member), queue);
       expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, new_email: 'moved@example.com' } }));
       expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, delivery_email: 'moved@example.com' } }));
     } finally {
@@ -291,13 +277,13 @@ describe('DELETE /users/{user_id}', () => {
     const user = await t.client(member).get(`/users/${target.userId}`);
     expect(user.body.user.is_active).toBe(false);
 
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, is_active: false } }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'subscription', op: 'peer_remove', stream_ids: expect.arrayContaining([channelId]), user_ids: [target.userId] }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: targetBot.userId, is_active: false } }));
     // The bot's administrators hear of it on realm_bot too; the target's peers do not.
     expect(events.filter((e) => e.type === 'realm_bot')).toEqual([]);
-    const adminEvents = await poll(t.client(admin), adminQueue);
+    const adminEvents = await allEvents(t.client(admin), adminQueue);
     expect(adminEvents).toContainEqual(expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: targetBot.userId, is_active: false } }));
 
     // System groups no longer list them (deactivated users are never direct members on the wire).
@@ -319,7 +305,7 @@ describe('DELETE /users/{user_id}', () => {
     expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
 
     const channelsHeard = async (who: MadeUser) => {
-      const events = await poll(t.client(who), queues.get(who)!);
+      const events = await allEvents(t.client(who), queues.get(who)!);
       const peer = events.filter((e) => e.type === 'subscription' && e.op === 'peer_remove' && e.user_ids.includes(target.userId));
       const update = events.findIndex((e) => e.type === 'realm_user' && e.person.user_id === target.userId);
       if (peer.length) expect(events.indexOf(peer.at(-1)!)).toBeLessThan(update);
@@ -358,7 +344,7 @@ describe('DELETE /users/{user_id}', () => {
     const target = await makeUser(t, { fullName: 'Group Leaver' });
     const queue = await register(t.client(member));
     expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     const removed = events.filter((e: any) => e.type === 'user_group' && e.op === 'remove_members');
     expect(removed).toContainEqual(expect.objectContaining({ user_ids: [target.userId] }));
     const state = await t.client(member).post('/register', { fetch_event_types: ['realm_user_groups'] });
@@ -381,7 +367,7 @@ describe('DELETE /users/{user_id}', () => {
       const queues = new Map<MadeUser, string>();
       for (const who of [byChannel, byMessage, stranger]) queues.set(who, await register(t.client(who)));
       expect((await owner.delete(`/users/${target.userId}`)).status).toBe(200);
-      const about = async (who: MadeUser) => (await poll(t.client(who), queues.get(who)!)).filter((e) => e.type === 'realm_user' && e.person.user_id === target.userId);
+      const about = async (who: MadeUser) => (await allEvents(t.client(who), queues.get(who)!)).filter((e) => e.type === 'realm_user' && e.person.user_id === target.userId);
       expect(await about(byChannel)).toEqual([expect.objectContaining({ op: 'remove', person: { user_id: target.userId, full_name: 'Unknown user' } })]);
       expect(await about(byMessage)).toEqual([expect.objectContaining({ op: 'update', person: { user_id: target.userId, is_active: false } })]);
       expect(await about(stranger)).toEqual([]);
@@ -443,7 +429,7 @@ describe('POST /users/{user_id}/reactivate', () => {
     expect((await t.client(target).get('/users/me')).status).toBe(200);
     const subs = await t.client(member).get('/users/me/subscriptions', { include_subscribers: 'true' });
     expect(subs.body.subscriptions.find((s: any) => s.stream_id === channelId).subscribers).toEqual([member.userId, target.userId].sort((a, b) => a - b));
-    const events = await poll(t.client(member), queue);
+    const events = await allEvents(t.client(member), queue);
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, is_active: true } }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'subscription', op: 'peer_add', stream_ids: expect.arrayContaining([channelId]), user_ids: [target.userId] }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'user_group', op: 'add_members', user_ids: [target.userId] }));

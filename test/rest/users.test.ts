@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { type MadeUser, makeTeam } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 
 let t: TestServer;
@@ -12,8 +12,7 @@ beforeAll(async () => {
   // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
   t = await startTestServer({ gravatarEnabled: true });
   owner = t.client(t.owner);
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
+  ({ alice, admin } = await makeTeam(t, ['alice', 'admin']));
 });
 afterAll(async () => { await t?.close(); });
 

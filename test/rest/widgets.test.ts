@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
-import { validateEvent } from '../support/openapi.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { allEvents, registerQueue } from '../support/events.ts';
 
 let t: TestServer;
 let alice: MadeUser;
@@ -19,14 +19,7 @@ async function record(c: ApiClient, id: number) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.message;
 }
-async function queue(c: ApiClient, eventTypes: string[]): Promise<string> {
-  return (await c.post('/register', { event_types: eventTypes })).body.queue_id;
-}
-async function events(c: ApiClient, queueId: string) {
-  const res = await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-  for (const e of res.body.events) validateEvent(e);
-  return (res.body.events as any[]).filter((e) => e.type !== 'heartbeat');
-}
+const queue = async (c: ApiClient, eventTypes: string[]) => (await registerQueue(c, { event_types: eventTypes })).queue_id;
 function submessage(c: ApiClient, messageId: number, content: unknown, msgType = 'widget') {
   return c.post('/submessage', { message_id: messageId, msg_type: msgType, content: typeof content === 'string' ? content : JSON.stringify(content) });
 }
@@ -51,7 +44,7 @@ describe('/poll and /todo messages', () => {
     expect(JSON.parse(message.submessages[0].content)).toEqual({
       widget_type: 'poll', extra_data: { question: 'Where shall we eat?', options: ['Pizza', 'Sushi', 'Tacos'] },
     });
-    const [event] = await events(t.client(bob), bobQueue);
+    const [event] = await allEvents(t.client(bob), bobQueue);
     expect(event.message.submessages).toEqual(message.submessages);
   });
 
@@ -88,13 +81,13 @@ describe('POST /submessage', () => {
     const vote = { type: 'vote', key: 'canned,1', vote: 1 };
     const res = await submessage(t.client(bob), id, vote);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const [event] = await events(t.client(alice), aliceQueue);
+    const [event] = await allEvents(t.client(alice), aliceQueue);
     expect(event).toEqual({
       type: 'submessage', msg_type: 'widget', message_id: id, submessage_id: expect.any(Number), sender_id: bob.userId,
       content: JSON.stringify(vote), id: 0,
     });
     // Carol is not subscribed: the event does not reach her.
-    expect(await events(t.client(carol), carolQueue)).toEqual([]);
+    expect(await allEvents(t.client(carol), carolQueue)).toEqual([]);
     const { submessages } = await record(t.client(alice), id);
     expect(submessages.map((s: { sender_id: number }) => s.sender_id)).toEqual([alice.userId, bob.userId]);
     expect(submessages[1]).toMatchObject({ id: event.submessage_id, content: JSON.stringify(vote) });

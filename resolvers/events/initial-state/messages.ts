@@ -1,8 +1,10 @@
 // Message-derived state: max_message_id, unread_msgs, recent_private_conversations,
 // starred_messages, scheduled_messages and reminders.
-import { toUnixSeconds } from '../../time.ts';
 import { MAX_STARRED_MESSAGES, MAX_UNREAD_MESSAGES, RECENT_PRIVATE_MESSAGES_LIMIT } from '../../limits.ts';
 import type { InitialState, Json } from './state.ts';
+import { listScheduledMessages } from '../../scheduled/schedule.ts';
+import { listReminders } from '../../scheduled/reminders.ts';
+import { reminderRecord, scheduledMessageRecord } from '../../scheduled/wire.ts';
 
 // UserTopic.visibilityPolicy values.
 const MUTED = 1;
@@ -241,20 +243,9 @@ async function scheduledState(s: InitialState, state: Json): Promise<void> {
     state.scheduled_messages = [];
     return;
   }
-  const rows = await s.db.scheduledMessage.findMany({
-    where: { senderId: s.user.id, delivered: false, deliveryType: 'send_later' },
-    orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
-  });
-  state.scheduled_messages = rows.map((m) => ({
-    scheduled_message_id: m.id,
-    ...(m.channelId != null
-      ? { type: 'stream', to: m.channelId, topic: s.topicName(m.topic ?? '') }
-      : { type: 'private', to: [...m.directRecipientIds].sort((a, b) => a - b) }),
-    content: m.content,
-    rendered_content: m.renderedContent,
-    scheduled_delivery_timestamp: toUnixSeconds(m.scheduledTimestamp),
-    failed: m.failed,
-  }));
+  // Register names the empty topic as the client asked; the record keeps it as stored.
+  state.scheduled_messages = (await listScheduledMessages(s, s.user)).map((m) =>
+    m.channelId != null ? { ...scheduledMessageRecord(m), topic: s.topicName(m.topic ?? '') } : scheduledMessageRecord(m));
 }
 
 /** Undelivered message reminders, soonest first. */
@@ -263,18 +254,5 @@ async function remindersState(s: InitialState, state: Json): Promise<void> {
     state.reminders = [];
     return;
   }
-  const rows = await s.db.scheduledMessage.findMany({
-    where: { senderId: s.user.id, delivered: false, deliveryType: 'remind' },
-    orderBy: [{ scheduledTimestamp: 'asc' }, { id: 'asc' }],
-  });
-  state.reminders = rows.map((m) => ({
-    reminder_id: m.id,
-    type: 'private',
-    to: [...m.directRecipientIds].sort((a, b) => a - b),
-    content: m.content,
-    rendered_content: m.renderedContent,
-    scheduled_delivery_timestamp: toUnixSeconds(m.scheduledTimestamp),
-    failed: m.failed,
-    reminder_target_message_id: m.reminderTargetMessageId,
-  }));
+  state.reminders = (await listReminders(s, s.user)).map(reminderRecord);
 }

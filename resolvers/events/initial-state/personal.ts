@@ -3,6 +3,8 @@
 import { toUnixSeconds } from '../../time.ts';
 import type { InitialState, Json } from './state.ts';
 import { STATE_PREFIX } from '../../calls/provider.ts';
+import { listSavedSnippets, savedSnippetWire } from '../../snippets/saved-snippets.ts';
+import { listNavigationViews, navigationViewWire } from '../../views/navigation-views.ts';
 
 const MUTED = 1;
 
@@ -44,16 +46,13 @@ export async function personalState(s: InitialState): Promise<Json> {
 
   if (s.want('saved_snippets')) {
     jobs.push((async () => {
-      const rows = viewer ? await s.db.savedSnippet.findMany({ where: { userId: viewer.id }, orderBy: { id: 'asc' } }) : [];
-      state.saved_snippets = rows.map((r) => ({ id: r.id, title: r.title, content: r.content, date_created: toUnixSeconds(r.dateCreated) }));
+      state.saved_snippets = viewer ? (await listSavedSnippets(s, viewer)).map(savedSnippetWire) : [];
     })());
   }
 
   if (s.want('navigation_views')) {
     jobs.push((async () => {
-      const rows = viewer ? await s.db.navigationView.findMany({ where: { userId: viewer.id }, orderBy: { id: 'asc' } }) : [];
-      // Built-in views have no name, and then the field is left out.
-      state.navigation_views = rows.map((v) => ({ fragment: v.fragment, is_pinned: v.isPinned, ...(v.name != null ? { name: v.name } : {}) }));
+      state.navigation_views = viewer ? (await listNavigationViews(s, viewer)).map(navigationViewWire) : [];
     })());
   }
 
