@@ -21,9 +21,13 @@ export async function createChannel(ctx: Context, actor: User, input: CreateChan
   try {
     outcome = await ctx.db.$transaction(async (tx) => {
       if (await findChannelByName(tx, ctx.realm.id, name)) throw new ChannelAlreadyExistsError(name);
-      return subscribeInTransaction(tx, ctx, actor, {
+      const result = await subscribeInTransaction(tx, ctx, actor, {
         ...input, subscriptions: [{ name, description: input.description ?? '' }], principals: input.subscribers, exactPrincipals: true,
       });
+      // Each statement sees what others committed since the check above (read committed): a
+      // parallel request may have created the name in between, and this one merely subscribed to it.
+      if (!result.created.length) throw new ChannelAlreadyExistsError(name);
+      return result;
     });
   } catch (error) {
     // Two requests creating the same name at once: the unique index refuses the second.

@@ -65,9 +65,16 @@ describe('POST /channels/create', () => {
   });
 
   it('creates one channel when the same name is created by parallel requests', async () => {
-    const results = await Promise.all([alice, bob, admin, alice].map((u) => t.client(u).post('/channels/create', { name: 'race track', subscribers: [u.userId] })));
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of results.filter((r) => r.status !== 200)) expect(r.body).toMatchObject({ code: 'CHANNEL_ALREADY_EXISTS' });
+    // Several rounds: a losing request can pass the name check before the winner commits.
+    for (let round = 0; round < 8; round++) {
+      const creators = [alice, bob, admin, alice, bob, admin];
+      const results = await Promise.all(creators.map((u) => t.client(u).post('/channels/create', { name: `race track ${round}`, subscribers: [u.userId] })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of results.filter((r) => r.status !== 200)) expect(r.body).toMatchObject({ code: 'CHANNEL_ALREADY_EXISTS' });
+      const winner = creators[results.findIndex((r) => r.status === 200)]!;
+      // The losers subscribed nobody to the winner's channel.
+      expect(await members(results.find((r) => r.status === 200)!.body.id)).toEqual([winner.userId]);
+    }
   });
 
   it('applies the creation permissions and validates its parameters, writing nothing on failure', async () => {
