@@ -2,13 +2,14 @@
 // are its own and the benchmark's clients run on the other core. Started with
 // `node --expose-gc --import tsx bench/events-server.ts`, configured through BENCH_SERVER_CONFIG
 // (JSON, merged over configFromEnv({})), and driven over the IPC channel:
-//   → { id, cmd: 'stats' | 'gc' | 'sql' | 'profileStart' | 'profileStop' | 'stop', ... }
+//   → { id, cmd: 'stats' | 'gc' | 'sql' | 'profileStart' | 'profileStop' | 'traceTake' | 'stop', ... }
 //   ← { id, ok, result } or { id, ok: false, error }
 // It reports { ready: port } once listening.
 import { Session } from 'node:inspector';
 import { findSourceMap } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
 import { createParleyServer } from '../server/app.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
 
@@ -23,6 +24,57 @@ const port = await server.listen(0, '127.0.0.1');
 function memoryQueues(): { waiters?: Set<unknown> }[] | undefined {
   const map = (server.queues as unknown as { queues?: Map<string, { waiters?: Set<unknown> }> }).queues;
   return map instanceof Map ? [...map.values()] : undefined;
+}
+
+// --- With BENCH_WS_TRACE=1, when each fan-out message was published and when its graphql-ws frames
+// were handed to each socket and written: separates the server's share of a delivery's latency from
+// the client's. Times are absolute (timeOrigin + now), comparable with the benchmark process's.
+const trace = { publishing: [] as [number, number][], published: [] as [number, number][], sent: [] as [number, number][], written: [] as [number, number][] };
+const clock = () => performance.timeOrigin + performance.now();
+/** The k of FANOUT_TEXT(k) in `text`, or -1. */
+function fanoutTag(text: string): number {
+  const at = text.indexOf('fanout ');
+  if (at < 0) return -1;
+  const k = parseInt(text.slice(at + 7, at + 14), 10);
+  return Number.isNaN(k) ? -1 : k;
+}
+if (process.env.BENCH_WS_TRACE === '1') {
+  const publish = server.events.publish.bind(server.events);
+  server.events.publish = (realmId, userIds, event) => {
+    if (event.type === 'message') {
+      const k = fanoutTag((event as { message?: { content?: string } }).message?.content ?? '');
+      if (k >= 0) trace.publishing.push([k, clock()]);
+    }
+    publish(realmId, userIds, event);
+  };
+  // Subscribed after the queue registry: noted once every queue has the event.
+  server.events.subscribe((delivery) => {
+    const message = (delivery.event as { type: string; message?: { content?: string } });
+    if (message.type === 'message') {
+      const k = fanoutTag(message.message?.content ?? '');
+      if (k >= 0) trace.published.push([k, clock()]);
+    }
+  });
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, data: unknown, options?: unknown, cb?: (error?: Error) => void) {
+    if (typeof options === 'function') { cb = options as typeof cb; options = undefined; }
+    const k = typeof data === 'string' ? fanoutTag(data) : -1;
+    if (k < 0) return send.call(this, data as never, options as never, cb as never);
+    trace.sent.push([k, clock()]);
+    return send.call(this, data as never, (options ?? {}) as never, (error?: Error) => {
+      trace.written.push([k, clock()]);
+      cb?.(error);
+    });
+  } as typeof send;
+}
+
+function traceTake() {
+  const taken = { ...trace };
+  trace.publishing = [];
+  trace.published = [];
+  trace.sent = [];
+  trace.written = [];
+  return taken;
 }
 
 let eluMark = performance.eventLoopUtilization();
@@ -165,6 +217,7 @@ process.on('message', async (message: { id: number; cmd: string; sql?: string; p
       case 'dropQueues': await dropAllQueues(); result = true; break;
       case 'profileStart': await profileStart(); result = true; break;
       case 'profileStop': result = await profileStop(message.top ?? 15); break;
+      case 'traceTake': result = traceTake(); break;
       case 'stop':
         // No queue is saved for the next server: each measurement starts from an empty registry.
         await dropAllQueues();

@@ -21,7 +21,9 @@
 // BENCH_IDLE_QUEUES (10000), BENCH_IDLE_USERS (100), BENCH_IDLE_POLLS (all queues, capped by the
 // file-descriptor limit), BENCH_REGISTER_CONCURRENCY (16), BENCH_WS_SUBSCRIBERS (2000), BENCH_WS_MUX
 // (20; 0 skips the multiplexed run), BENCH_FANOUT (1000), BENCH_FANOUT_MESSAGES (50),
-// BENCH_FANOUT_GAP_MS (100), BENCH_FANOUT_WS (1), BENCH_REDIS_URL (redis://127.0.0.1:6379),
+// BENCH_FANOUT_GAP_MS (100), BENCH_FANOUT_POLL (1; 0 skips the REST long-poll fan-out), BENCH_FANOUT_WS (1),
+// BENCH_WS_TRACE (0; 1: the server notes when each graphql-ws frame of the fan-out is handed to its
+// socket and written, to tell the server's share of the latency from the client's), BENCH_REDIS_URL (redis://127.0.0.1:6379),
 // BENCH_REDIS_FANOUT (BENCH_FANOUT), BENCH_REDIS_MESSAGES (BENCH_FANOUT_MESSAGES), BENCH_HEARTBEAT_SECS
 // (50), BENCH_PROFILE (1: CPU-profile the server during the long-poll fan-out), BENCH_PROFILE_WS (0; 1:
 // during the graphql-ws fan-out too), BENCH_MEMORY_QUEUES
@@ -32,6 +34,7 @@
 // in the same run, and whether it is met.
 import http from 'node:http';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import net from 'node:net';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -59,7 +62,9 @@ const WS_MUX = intEnv('BENCH_WS_MUX', 20);
 const FANOUT = intEnv('BENCH_FANOUT', 1000);
 const FANOUT_MESSAGES = intEnv('BENCH_FANOUT_MESSAGES', 50);
 const FANOUT_GAP_MS = intEnv('BENCH_FANOUT_GAP_MS', 100);
+const FANOUT_POLL = intEnv('BENCH_FANOUT_POLL', 1) > 0;
 const FANOUT_WS = intEnv('BENCH_FANOUT_WS', 1) > 0;
+const WS_TRACE = env.BENCH_WS_TRACE === '1';
 const REDIS_FANOUT = intEnv('BENCH_REDIS_FANOUT', FANOUT);
 const REDIS_MESSAGES = intEnv('BENCH_REDIS_MESSAGES', FANOUT_MESSAGES);
 const HEARTBEAT_SECS = Math.max(1, intEnv('BENCH_HEARTBEAT_SECS', 50));
@@ -615,6 +620,26 @@ interface FanoutResult {
   errors: number;
   firstError: string | null;
   profile?: ProfileSummary;
+  /** The benchmark process's event-loop utilisation over the measured messages (gaps included). */
+  clientBusy?: number;
+  /** With BENCH_WS_TRACE: the server's own times, from the POST's start (ms, p50 / p99). */
+  trace?: { publishing: [number, number]; published: [number, number]; sent: [number, number]; written: [number, number]; lastSent: [number, number] };
+}
+
+/** Per fan-out message, the server's times (absolute ms) for it: see events-server.ts `trace`. */
+interface ServerTrace { publishing: [number, number][]; published: [number, number][]; sent: [number, number][]; written: [number, number][] }
+
+/** p50 and p99 of each traced time minus its message's send start. */
+function traceFigures(trace: ServerTrace, sendStart: Float64Array): NonNullable<FanoutResult['trace']> {
+  const origin = performance.timeOrigin;
+  const since = (rows: [number, number][]) => rows.filter(([k]) => k < sendStart.length).map(([k, t]) => t - origin - sendStart[k]!).sort((a, b) => a - b);
+  const both = (xs: number[]): [number, number] => [percentile(xs, 50), percentile(xs, 99)];
+  const last = new Map<number, number>();
+  for (const [k, t] of trace.sent) last.set(k, Math.max(last.get(k) ?? 0, t));
+  return {
+    publishing: both(since(trace.publishing)), published: both(since(trace.published)), sent: both(since(trace.sent)), written: both(since(trace.written)),
+    lastSent: both(since([...last])),
+  };
 }
 
 interface ProfileSummary {
@@ -690,6 +715,9 @@ async function fanout(options: {
     bytesEvents = 0;
     await sleep(FANOUT_GAP_MS);
     const before = options.server ? await options.server.stats() : null;
+    const traced = WS_TRACE && options.transport === 'ws' && options.server;
+    if (traced) await options.server!.call('traceTake');
+    const clientMark = performance.eventLoopUtilization();
     const postLatencies: number[] = [];
     let errors = 0;
     let firstError: string | null = null;
@@ -701,7 +729,9 @@ async function fanout(options: {
       if (!(await waitUntil(() => counts[k]! >= R, 30_000, 5))) log(`  message ${k}: ${counts[k]} of ${R} delivered after 30 s`);
       await sleep(FANOUT_GAP_MS);
     }
+    const clientBusy = performance.eventLoopUtilization(clientMark).utilization;
     const after = options.server ? await options.server.stats() : null;
+    const trace = traced ? traceFigures(await options.server!.call<ServerTrace>('traceTake'), sendStart) : undefined;
     // The profiler slows the server down: it samples extra messages, outside the figures above.
     let profile: ProfileSummary | undefined;
     if (options.profile && options.server) {
@@ -734,6 +764,8 @@ async function fanout(options: {
       errors: errors + transportErrors,
       firstError: firstError ?? poller?.firstError ?? subscribers?.firstError ?? null,
       profile,
+      clientBusy,
+      trace,
     };
   } finally {
     poller?.stop();
@@ -964,6 +996,14 @@ function report(r: EventsReport, totalSeconds: number): string {
       row('POST /messages answered after: p50 (ms)', (f) => ms(f.postP50)),
       row('Bytes per delivered event (response body)', (f) => int(f.bytesPerEvent)),
       row('Server thread busy (whole run, gaps included)', (f) => (f.serverBusy == null ? '—' : `${(100 * f.serverBusy).toFixed(0)}%`)),
+      row('Client (this process) thread busy, same stretch', (f) => (f.clientBusy == null ? '—' : `${(100 * f.clientBusy).toFixed(0)}%`)),
+      ...(r.fanouts.some((f) => f.trace) ? [
+        row('Server trace: send → published (the POST\'s commit): p50 / p99 (ms)', (f) => (f.trace ? `${ms(f.trace.publishing[0])} / ${ms(f.trace.publishing[1])}` : '—')),
+        row('Server trace: send → in every queue: p50 / p99 (ms)', (f) => (f.trace ? `${ms(f.trace.published[0])} / ${ms(f.trace.published[1])}` : '—')),
+        row('Server trace: send → each frame handed to its socket: p50 / p99 (ms)', (f) => (f.trace ? `${ms(f.trace.sent[0])} / ${ms(f.trace.sent[1])}` : '—')),
+        row('Server trace: send → each frame written: p50 / p99 (ms)', (f) => (f.trace ? `${ms(f.trace.written[0])} / ${ms(f.trace.written[1])}` : '—')),
+        row('Server trace: send → last frame handed to a socket: p50 / p99 (ms)', (f) => (f.trace ? `${ms(f.trace.lastSent[0])} / ${ms(f.trace.lastSent[1])}` : '—')),
+      ] : []),
       row('Errors', (f) => (f.errors ? `${int(f.errors)}: ${f.firstError?.replace(/\|/g, '\\|')}` : '0')),
     );
     lines.push('', `Messages are sent one at a time: the next ${FANOUT_GAP_MS} ms after the previous one reached everyone, after ${WARMUP_MESSAGES} warm-up messages. ` +
@@ -1113,7 +1153,7 @@ export async function runEventsBench(): Promise<string> {
 
     if (fanoutSize > 0 && FANOUT_MESSAGES > 0) {
       const recipients = users.slice(0, fanoutSize);
-      const viaPoll = await timed(phases, `3. fan-out to ${int(fanoutSize)} long-polls ×${FANOUT_MESSAGES}`, async () => {
+      const viaPoll = !FANOUT_POLL ? null : await timed(phases, `3. fan-out to ${int(fanoutSize)} long-polls ×${FANOUT_MESSAGES}`, async () => {
         const server = await startServer(config);
         try {
           return await fanout({ label: 'REST long-poll', transport: 'poll', recvUrl: server.baseUrl, sendUrl: server.baseUrl, owner, recipients, messages: FANOUT_MESSAGES, server, profile: PROFILE });
@@ -1121,7 +1161,7 @@ export async function runEventsBench(): Promise<string> {
           await server.stop();
         }
       });
-      result.fanouts.push(viaPoll);
+      if (viaPoll) result.fanouts.push(viaPoll);
       if (FANOUT_WS) {
         result.fanouts.push(await timed(phases, `3. fan-out to ${int(fanoutSize)} graphql-ws subscriptions ×${FANOUT_MESSAGES}`, async () => {
           const server = await startServer(config);
@@ -1132,7 +1172,8 @@ export async function runEventsBench(): Promise<string> {
           }
         }));
       }
-      const payload = Number.isFinite(viaPoll.bytesPerEvent) ? Math.round(viaPoll.bytesPerEvent) : 1000;
+      const sized = viaPoll ?? result.fanouts.find((f) => f.label === 'graphql-ws');
+      const payload = sized && Number.isFinite(sized.bytesPerEvent) ? Math.round(sized.bytesPerEvent) : 1000;
       result.fanouts.push(await timed(phases, '3. bare EventEmitter', () => bareEmitter(fanoutSize, FANOUT_MESSAGES, payload, false)));
       result.fanouts.push(await timed(phases, '3. EventEmitter + JSON.stringify', () => bareEmitter(fanoutSize, FANOUT_MESSAGES, payload, true)));
 
