@@ -2,7 +2,8 @@
 // the message benchmark): what Parley's event system costs per client and how fast it fans out.
 //
 // The server runs in a child process (bench/events-server.ts; a fresh one per measurement, on one
-// database), so its RSS is its own and the clients here get the other core. In order:
+// database), so its RSS is its own and the clients here get the other core; every server process
+// gets the Node flags of package.json's start script, as `npm start` gives them. In order:
 //   1. idle long-poll queues: register BENCH_IDLE_QUEUES queues (event_types=["message"]) for
 //      BENCH_IDLE_USERS users, then open a long-poll (GET /events, dont_block=false) on each;
 //      RSS after registering and after opening the polls
@@ -185,10 +186,22 @@ function stopChild(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
+/**
+ * The Node flags `npm start` gives the server (package.json's start script, e.g. V8's heap sizing):
+ * every server measured here runs with them, as it runs in production.
+ */
+function serverNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const words = start.split(/\s+/);
+  const flags: string[] = [];
+  for (let i = words.indexOf('node') + 1; i > 0 && i < words.length && words[i]!.startsWith('--') && words[i] !== '--import'; i++) flags.push(words[i]!);
+  return flags;
+}
+
 async function startServer(config: Record<string, unknown>): Promise<ChildServer> {
   const child = fork(join(here, 'events-server.ts'), [], {
     cwd: root,
-    execArgv: ['--expose-gc', '--import', 'tsx'],
+    execArgv: [...serverNodeFlags(), '--expose-gc', '--import', 'tsx'],
     env: { ...process.env, BENCH_SERVER_CONFIG: JSON.stringify(config) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -836,7 +849,7 @@ function freePort(): Promise<number> {
 
 async function startMain(name: string, envVars: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; pid: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), '--import', 'tsx', 'main.ts'], {
     cwd: root, env: { ...process.env, ...envVars, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
