@@ -15,6 +15,21 @@ export class ParleyError extends Error {
   }
 }
 
+/**
+ * The base of an error whose code, HTTP status and message never vary (a JsonableError with a
+ * fixed `msg_format`): `class X extends fixedError(code, status, message) {}` keeps a named class
+ * for `instanceof` and stack traces.
+ */
+function fixedError(code: string, httpStatus: number, message: string) {
+  return class extends ParleyError {
+    override readonly code = code;
+    override readonly httpStatus = httpStatus;
+    constructor() {
+      super(message);
+    }
+  };
+}
+
 /** A general invalid request (Zulip's BAD_REQUEST). */
 export class BadRequestError extends ParleyError {}
 
@@ -32,37 +47,13 @@ export class InvalidArgumentError extends BadRequestError {
   }
 }
 
-export class NotLoggedInError extends ParleyError {
-  override readonly code = 'UNAUTHORIZED';
-  override readonly httpStatus = 401;
-  constructor() {
-    super('Not logged in: API authentication or user session required');
-  }
-}
+export class NotLoggedInError extends fixedError('UNAUTHORIZED', 401, 'Not logged in: API authentication or user session required') {}
 
-export class InvalidApiKeyError extends ParleyError {
-  override readonly code = 'INVALID_API_KEY';
-  override readonly httpStatus = 401;
-  constructor() {
-    super('Invalid API key');
-  }
-}
+export class InvalidApiKeyError extends fixedError('INVALID_API_KEY', 401, 'Invalid API key') {}
 
-export class UserDeactivatedError extends ParleyError {
-  override readonly code = 'USER_DEACTIVATED';
-  override readonly httpStatus = 401;
-  constructor() {
-    super('Account is deactivated');
-  }
-}
+export class UserDeactivatedError extends fixedError('USER_DEACTIVATED', 401, 'Account is deactivated') {}
 
-export class RealmDeactivatedError extends ParleyError {
-  override readonly code = 'REALM_DEACTIVATED';
-  override readonly httpStatus = 401;
-  constructor() {
-    super('This organization has been deactivated');
-  }
-}
+export class RealmDeactivatedError extends fixedError('REALM_DEACTIVATED', 401, 'This organization has been deactivated') {}
 
 /** Wrong email or password on fetch_api_key (Zulip answers 401 with this code). */
 export class AuthenticationFailedError extends ParleyError {
@@ -73,12 +64,7 @@ export class AuthenticationFailedError extends ParleyError {
   }
 }
 
-export class RealmNotFoundError extends ParleyError {
-  override readonly httpStatus = 404;
-  constructor() {
-    super('There is no organization hosted at this address.');
-  }
-}
+export class RealmNotFoundError extends fixedError('BAD_REQUEST', 404, 'There is no organization hosted at this address.') {}
 
 /** The caller may not do this (Zulip answers 400 BAD_REQUEST for most permission failures). */
 export class PermissionDeniedError extends BadRequestError {
@@ -112,19 +98,9 @@ export class StreamDoesNotExistError extends ParleyError {
   }
 }
 
-export class ReactionAlreadyExistsError extends ParleyError {
-  override readonly code = 'REACTION_ALREADY_EXISTS';
-  constructor() {
-    super('Reaction already exists.');
-  }
-}
+export class ReactionAlreadyExistsError extends fixedError('REACTION_ALREADY_EXISTS', 400, 'Reaction already exists.') {}
 
-export class ReactionDoesNotExistError extends ParleyError {
-  override readonly code = 'REACTION_DOES_NOT_EXIST';
-  constructor() {
-    super("Reaction doesn't exist.");
-  }
-}
+export class ReactionDoesNotExistError extends fixedError('REACTION_DOES_NOT_EXIST', 400, "Reaction doesn't exist.") {}
 
 export class BadEventQueueIdError extends ParleyError {
   override readonly code = 'BAD_EVENT_QUEUE_ID';
@@ -138,13 +114,7 @@ export class NotFoundError extends ParleyError {
 }
 
 /** A path that exists, asked with a method it does not take. */
-export class MethodNotAllowedError extends ParleyError {
-  override readonly httpStatus = 405;
-
-  constructor() {
-    super('Method Not Allowed');
-  }
-}
+export class MethodNotAllowedError extends fixedError('BAD_REQUEST', 405, 'Method Not Allowed') {}
 
 /**
  * Zulip's RateLimitedError: `retry-after` (seconds, fractional) in the body, and as the `Retry-After`
@@ -183,36 +153,16 @@ export class IncompatibleParametersError extends ParleyError {
 }
 
 /** E2EE push registration on a server without a push relay (Zulip: 400 PUSH_SERVICE_NOT_CONFIGURED). */
-export class PushServiceNotConfiguredError extends ParleyError {
-  override readonly code = 'PUSH_SERVICE_NOT_CONFIGURED';
-  constructor() {
-    super('Server is not configured to use push notification service.');
-  }
-}
+export class PushServiceNotConfiguredError extends fixedError('PUSH_SERVICE_NOT_CONFIGURED', 400, 'Server is not configured to use push notification service.') {}
 
 /** A push token the user never registered (Zulip's InvalidPushDeviceTokenError). */
-export class InvalidPushDeviceTokenError extends ParleyError {
-  override readonly code = 'INVALID_PUSH_DEVICE_TOKEN';
-  constructor() {
-    super('Device not recognized');
-  }
-}
+export class InvalidPushDeviceTokenError extends fixedError('INVALID_PUSH_DEVICE_TOKEN', 400, 'Device not recognized') {}
 
 /** A test notification for a user with no registered device (Zulip's NoActivePushDeviceError). */
-export class NoActivePushDeviceError extends ParleyError {
-  override readonly code = 'NO_ACTIVE_PUSH_DEVICE';
-  constructor() {
-    super('No active registered push device');
-  }
-}
+export class NoActivePushDeviceError extends fixedError('NO_ACTIVE_PUSH_DEVICE', 400, 'No active registered push device') {}
 
 /** A video call needs the user's OAuth token for the provider, and there is none or it was refused. */
-export class InvalidVideoProviderTokenError extends ParleyError {
-  override readonly code = 'INVALID_ZOOM_TOKEN';
-  constructor() {
-    super('Invalid Zoom access token');
-  }
-}
+export class InvalidVideoProviderTokenError extends fixedError('INVALID_ZOOM_TOKEN', 400, 'Invalid Zoom access token') {}
 
 /** Deactivating the organization's only owner or only user (DELETE /users/me). */
 export class CannotDeactivateLastUserError extends ParleyError {
@@ -224,12 +174,7 @@ export class CannotDeactivateLastUserError extends ParleyError {
 }
 
 /** Owner-only settings (Zulip's OrganizationOwnerRequiredError: UNAUTHORIZED_PRINCIPAL with HTTP 400). */
-export class OrganizationOwnerRequiredError extends ParleyError {
-  override readonly code = 'UNAUTHORIZED_PRINCIPAL';
-  constructor() {
-    super('Must be an organization owner');
-  }
-}
+export class OrganizationOwnerRequiredError extends fixedError('UNAUTHORIZED_PRINCIPAL', 400, 'Must be an organization owner') {}
 
 /** A user group still used as a subgroup or in a permission setting (Zulip's CannotDeactivateGroupInUseError). */
 export class CannotDeactivateGroupInUseError extends ParleyError {
@@ -243,12 +188,7 @@ export class CannotDeactivateGroupInUseError extends ParleyError {
  * Concurrent requests kept colliding on the same rows (serialization failures or deadlocks, retried
  * a bounded number of times first): the caller may simply try again.
  */
-export class ConcurrentUpdateError extends ParleyError {
-  override readonly httpStatus = 409;
-  constructor() {
-    super('Another request changed the same data at the same time; please try again.');
-  }
-}
+export class ConcurrentUpdateError extends fixedError('BAD_REQUEST', 409, 'Another request changed the same data at the same time; please try again.') {}
 
 /**
  * A file over the size limit (Zulip's wording; 413, as its tus endpoint and the web server in front
@@ -275,17 +215,7 @@ export class BadImageError extends ParleyError {
 }
 
 /** A channel wildcard mention where the sender may not notify that many people (messages/wildcard-mentions.ts). */
-export class StreamWildcardMentionNotAllowedError extends ParleyError {
-  override readonly code = 'STREAM_WILDCARD_MENTION_NOT_ALLOWED';
-  constructor() {
-    super('You do not have permission to use channel wildcard mentions in this channel.');
-  }
-}
+export class StreamWildcardMentionNotAllowedError extends fixedError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 400, 'You do not have permission to use channel wildcard mentions in this channel.') {}
 
 /** A topic wildcard mention where the sender may not notify that many people. */
-export class TopicWildcardMentionNotAllowedError extends ParleyError {
-  override readonly code = 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED';
-  constructor() {
-    super('You do not have permission to use topic wildcard mentions in this topic.');
-  }
-}
+export class TopicWildcardMentionNotAllowedError extends fixedError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 400, 'You do not have permission to use topic wildcard mentions in this topic.') {}
