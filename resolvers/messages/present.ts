@@ -107,8 +107,14 @@ type PresentRow = MessageSource['row'] & UserMessageFlags & {
 export async function presentMessages(db: Db, realm: Realm, viewer: User | null, ids: number[], options: PresentOptions): Promise<MessageView[]> {
   if (!ids.length) return [];
   const highlight = (column: Prisma.Sql) => options.search
-    ? Prisma.sql`ts_headline('english', ${column}, websearch_to_tsquery('english', ${options.search}), ${HEADLINE_OPTIONS})`
+    ? Prisma.sql`ts_headline('english', ${column}, searched.query, ${HEADLINE_OPTIONS})`
     : Prisma.sql`NULL::text`;
+  // The query is parsed once, not for every row and column: in the prepared statement's generic
+  // plan, websearch_to_tsquery of a parameter is not folded into a constant (OFFSET 0 keeps the
+  // subquery from being pulled up into the rows).
+  const searchQuery = options.search
+    ? Prisma.sql`CROSS JOIN (SELECT websearch_to_tsquery('english', ${options.search}) AS query OFFSET 0) AS searched`
+    : Prisma.empty;
   const rows = await driverQuery<PresentRow>(db, Prisma.sql`
     SELECT m.id, m."senderId", m."channelId", m."directConversationId", m.topic, m.content, m."renderedContent",
       m."sendingClient", m."isMeMessage", m."lastEditTime", m."lastMovedTime", m."dateSent", m."editHistory",
@@ -136,6 +142,7 @@ export async function presentMessages(db: Db, realm: Realm, viewer: User | null,
     JOIN "User" u ON u.id = m."senderId"
     LEFT JOIN "Channel" c ON c.id = m."channelId"
     LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer?.id ?? null}::int
+    ${searchQuery}
     WHERE m."realmId" = ${realm.id}
     ORDER BY m.id`, { prepare: options.search ? 'messages.present.search' : 'messages.present' });
   const linkifiers = rows.some((m) => m.channelId != null && m.topic) ? await realmLinkifiers(db, realm.id) : [];

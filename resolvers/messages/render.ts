@@ -21,13 +21,31 @@ function linkifiersOf(db: Reader, realmId: number): Promise<LinkifierRule[]> {
 }
 
 /** Zulip's topic_links for a channel message's topic, from the realm's (cached) linkifiers. */
-export async function topicLinksForRealm(db: Reader, realmId: number, topic: string): Promise<{ text: string; url: string }[]> {
+export async function topicLinksForRealm(db: Reader, realmId: number, topic: string): Promise<TopicLink[]> {
   if (!topic) return [];
   return topicLinksWith(await linkifiersOf(db, realmId), topic);
 }
 
-export function topicLinksWith(linkifiers: LinkifierRule[], topic: string): { text: string; url: string }[] {
-  return topic ? findTopicLinks(linkifiers, topic, webLinksIn(topic)) : [];
+type TopicLink = { text: string; url: string };
+
+// A page of messages repeats its topics, and so do the pages after it: the links are remembered per
+// topic for as long as the realm's linkifier list is the same object (a change, or the cache's TTL,
+// brings a new list, which starts afresh). The arrays are shared: callers put them on the wire as
+// they are and must not modify them.
+const topicLinksByList = new WeakMap<LinkifierRule[], Map<string, TopicLink[]>>();
+const TOPIC_LINKS_KEPT = 2000;
+
+export function topicLinksWith(linkifiers: LinkifierRule[], topic: string): TopicLink[] {
+  if (!topic) return [];
+  let byTopic = topicLinksByList.get(linkifiers);
+  if (!byTopic) topicLinksByList.set(linkifiers, (byTopic = new Map()));
+  let links = byTopic.get(topic);
+  if (!links) {
+    if (byTopic.size >= TOPIC_LINKS_KEPT) byTopic.clear();
+    links = findTopicLinks(linkifiers, topic, webLinksIn(topic));
+    byTopic.set(topic, links);
+  }
+  return links;
 }
 
 /** The realm's linkifiers in order, as the renderer uses them (cached briefly). */

@@ -17,7 +17,9 @@ const OMITTED_WHEN_NULL = new Set(['edit_history', 'last_edit_timestamp', 'last_
 /** Converts (a selection of) a MessageView to Zulip's wire record. */
 export function toZulipMessage(view: Partial<MessageView>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(view)) {
+  // for…in rather than Object.entries: no pair array per field, on every message of every page.
+  for (const key in view) {
+    const value = view[key as keyof MessageView];
     const name = WIRE_NAMES[key];
     if (!name || (value == null && OMITTED_WHEN_NULL.has(name))) continue;
     if (key === 'reactions') {
