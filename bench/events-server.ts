@@ -5,6 +5,7 @@
 //   → { id, cmd: 'stats' | 'gc' | 'sql' | 'profileStart' | 'profileStop' | 'traceTake' | 'stop', ... }
 //   ← { id, ok, result } or { id, ok: false, error }
 // It reports { ready: port } once listening.
+import http from 'node:http';
 import { Session } from 'node:inspector';
 import { findSourceMap } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -27,7 +28,7 @@ function memoryQueues(): { waiters?: Set<unknown> }[] | undefined {
 }
 
 // --- With BENCH_WS_TRACE=1, when each fan-out message was published and when its graphql-ws frames
-// were handed to each socket and written: separates the server's share of a delivery's latency from
+// (or long-poll answers) were handed to each socket and written: separates the server's share of a delivery's latency from
 // the client's. Times are absolute (timeOrigin + now), comparable with the benchmark process's.
 const trace = { publishing: [] as [number, number][], published: [] as [number, number][], sent: [] as [number, number][], written: [] as [number, number][] };
 const clock = () => performance.timeOrigin + performance.now();
@@ -55,6 +56,18 @@ if (process.env.BENCH_WS_TRACE === '1') {
       if (k >= 0) trace.published.push([k, clock()]);
     }
   });
+  // REST long-polls: each answer handed to its socket (ServerResponse.end) and written.
+  const end = http.ServerResponse.prototype.end;
+  http.ServerResponse.prototype.end = function (this: http.ServerResponse, chunk?: unknown, encoding?: unknown, cb?: () => void) {
+    const k = typeof chunk === 'string' && chunk.startsWith('{"result":"success"') ? fanoutTag(chunk) : -1;
+    if (k < 0) return end.call(this, chunk as never, encoding as never, cb as never);
+    if (typeof encoding === 'function') { cb = encoding as typeof cb; encoding = undefined; }
+    trace.sent.push([k, clock()]);
+    return end.call(this, chunk as never, (encoding ?? 'utf8') as never, () => {
+      trace.written.push([k, clock()]);
+      cb?.();
+    });
+  } as typeof end;
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (this: WebSocket, data: unknown, options?: unknown, cb?: (error?: Error) => void) {
     if (typeof options === 'function') { cb = options as typeof cb; options = undefined; }

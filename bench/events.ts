@@ -23,7 +23,7 @@
 // file-descriptor limit), BENCH_REGISTER_CONCURRENCY (16), BENCH_WS_SUBSCRIBERS (2000), BENCH_WS_MUX
 // (20; 0 skips the multiplexed run), BENCH_FANOUT (1000), BENCH_FANOUT_MESSAGES (50),
 // BENCH_FANOUT_GAP_MS (100), BENCH_FANOUT_POLL (1; 0 skips the REST long-poll fan-out), BENCH_FANOUT_WS (1),
-// BENCH_WS_TRACE (0; 1: the server notes when each graphql-ws frame of the fan-out is handed to its
+// BENCH_WS_TRACE (0; 1: the server notes when each graphql-ws frame or long-poll answer of the fan-out is handed to its
 // socket and written, to tell the server's share of the latency from the client's), BENCH_REDIS_URL (redis://127.0.0.1:6379),
 // BENCH_REDIS_FANOUT (BENCH_FANOUT), BENCH_REDIS_MESSAGES (BENCH_FANOUT_MESSAGES), BENCH_HEARTBEAT_SECS
 // (50), BENCH_PROFILE (1: CPU-profile the server during the long-poll fan-out), BENCH_PROFILE_WS (0; 1:
@@ -197,6 +197,20 @@ function serverNodeFlags(): string[] {
   for (let i = words.indexOf('node') + 1; i > 0 && i < words.length && words[i]!.startsWith('--') && words[i] !== '--import'; i++) flags.push(words[i]!);
   return flags;
 }
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number): number {
+  try {
+    // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
 
 async function startServer(config: Record<string, unknown>): Promise<ChildServer> {
   const child = fork(join(here, 'events-server.ts'), [], {
@@ -635,6 +649,8 @@ interface FanoutResult {
   profile?: ProfileSummary;
   /** The benchmark process's event-loop utilisation over the measured messages (gaps included). */
   clientBusy?: number;
+  /** CPU (user + system) of each process in `cpuPids` over the measured messages, per delivery (µs). */
+  cpuPerDelivery?: number[];
   /** With BENCH_WS_TRACE: the server's own times, from the POST's start (ms, p50 / p99). */
   trace?: { publishing: [number, number]; published: [number, number]; sent: [number, number]; written: [number, number]; lastSent: [number, number] };
 }
@@ -672,6 +688,8 @@ const FANOUT_TEXT = (k: number | string) => `fanout ${k}: the quick brown fox ju
 async function fanout(options: {
   label: string; transport: 'poll' | 'ws'; recvUrl: string; sendUrl: string; owner: Credentials; recipients: Credentials[];
   messages: number; server?: ChildServer; profile?: boolean;
+  /** Processes whose CPU to report per delivery (the two `main.ts` of the Redis run). */
+  cpuPids?: number[];
 }): Promise<FanoutResult> {
   const { recipients, messages } = options;
   const R = recipients.length;
@@ -728,9 +746,10 @@ async function fanout(options: {
     bytesEvents = 0;
     await sleep(FANOUT_GAP_MS);
     const before = options.server ? await options.server.stats() : null;
-    const traced = WS_TRACE && options.transport === 'ws' && options.server;
+    const traced = WS_TRACE && options.server;
     if (traced) await options.server!.call('traceTake');
     const clientMark = performance.eventLoopUtilization();
+    const cpuBefore = (options.cpuPids ?? []).map(processCpuMs);
     const postLatencies: number[] = [];
     let errors = 0;
     let firstError: string | null = null;
@@ -743,6 +762,7 @@ async function fanout(options: {
       await sleep(FANOUT_GAP_MS);
     }
     const clientBusy = performance.eventLoopUtilization(clientMark).utilization;
+    const cpuSpent = (options.cpuPids ?? []).map((pid, i) => processCpuMs(pid) - cpuBefore[i]!);
     const after = options.server ? await options.server.stats() : null;
     const trace = traced ? traceFigures(await options.server!.call<ServerTrace>('traceTake'), sendStart) : undefined;
     // The profiler slows the server down: it samples extra messages, outside the figures above.
@@ -778,6 +798,7 @@ async function fanout(options: {
       firstError: firstError ?? poller?.firstError ?? subscribers?.firstError ?? null,
       profile,
       clientBusy,
+      cpuPerDelivery: latencies.length ? cpuSpent.map((spent) => (1000 * spent) / latencies.length) : undefined,
       trace,
     };
   } finally {
@@ -895,7 +916,7 @@ async function acrossProcesses(databaseUrl: string, owner: Credentials, recipien
     log(`  process A (pid ${a.pid}, queues and polls) ${a.baseUrl}; process B (pid ${b.pid}, sends) ${b.baseUrl}; prefix ${prefix}`);
     return await fanout({
       label: 'REST long-poll on A, sent through B (Redis)', transport: 'poll', recvUrl: a.baseUrl, sendUrl: b.baseUrl,
-      owner, recipients, messages: REDIS_MESSAGES,
+      owner, recipients, messages: REDIS_MESSAGES, cpuPids: [a.pid, b.pid],
     });
   } finally {
     log('  stopping processes A and B (SIGTERM)');
@@ -1037,6 +1058,7 @@ function report(r: EventsReport, totalSeconds: number): string {
       `| Latency, send → last recipient: p50 / p99 (ms) | ${ms(f.lastP50)} / ${ms(f.lastP99)} |`,
       `| Events delivered per second | ${int(f.perSecond)} |`,
       `| POST /messages on B answered after: p50 (ms) | ${ms(f.postP50)} |`,
+      `| CPU per delivery, process A / process B (µs) | ${f.cpuPerDelivery ? f.cpuPerDelivery.map((x) => x.toFixed(0)).join(' / ') : '—'} |`,
       `| Errors | ${f.errors ? `${int(f.errors)}: ${f.firstError?.replace(/\|/g, '\\|')}` : '0'} |`,
     );
   } else lines.push(r.redisNote);
