@@ -73,6 +73,22 @@ describe.skipIf(!redisUrl)('Event queues in Redis', () => {
     expect(await one.queues.fetch(otherUser, null, true)).toEqual([]);
   });
 
+  it('answers every poll one delivery wakes, each with its own queue\'s events, and a poll whose queue went with none', async () => {
+    const queues = await Promise.all([11, 12, 13].map((user) => one.queues.register(1, user, OPTIONS)));
+    const gone = await one.queues.register(1, 14, OPTIONS);
+    // An event the poll acknowledges: it waits for the next one (that event's wake-up, if it comes
+    // late, does not end the wait with a heartbeat).
+    two.bus.publish(1, [11], testEvent({ type: 'test', n: 0 }));
+    await two.queues.settled();
+    const polls = queues.map((queue, i) => two.queues.fetch(queue, i === 0 ? 0 : null, false));
+    const gonePoll = two.queues.fetch(gone, null, false);
+    await new Promise((r) => setTimeout(r, 100));
+    await one.queues.delete(gone);
+    one.bus.publish(1, [11, 12, 13], testEvent({ type: 'test', n: 1 }));
+    expect(await Promise.all(polls)).toEqual([[{ type: 'test', n: 1, id: 1 }], [{ type: 'test', n: 1, id: 0 }], [{ type: 'test', n: 1, id: 0 }]]);
+    expect(await gonePoll).toEqual([]);
+  });
+
   it('keeps a queue someone waits on through idle collection, and collects it afterwards', async () => {
     await one.queues.collectIdle(Date.now() + 120_000); // the earlier tests' queues
     const queue = await one.queues.register(1, 10, OPTIONS);

@@ -9,11 +9,12 @@
 //    forward, and a queue registered on one process gets events raised on any other.
 //  - Deliveries leave in publication order: those published while a write is in flight are written
 //    together in the next one, so a queue never sees this process's events out of order.
-//  - A poll that finds nothing registers as waiting on its queue, re-reads, then waits for a
-//    wake-up, its heartbeat timeout or its client leaving. Whichever process appended publishes
-//    the wake-up: one message per append naming every queue it reached, on one channel each
-//    process subscribes to once (a fan-out to a thousand queues is one message, not a thousand,
-//    and a wait costs no SUBSCRIBE).
+//  - A poll registers as waiting on its queue before it reads it, then, having found nothing,
+//    waits for a wake-up, its heartbeat timeout or its client leaving. Whichever process appended
+//    publishes the wake-up: one message per append naming every queue it reached, on one channel
+//    each process subscribes to once (a fan-out to a thousand queues is one message, not a
+//    thousand, and a wait costs no SUBSCRIBE). The queues a wake-up (or a timeout) concerns are
+//    read in one call, and their polls answered in one pass.
 //  - Idle queues are scored by expiry time in a sorted set; any process collects them. Queues a
 //    process is waiting on are in use: it refreshes them before every collection.
 //  - A graceful shutdown only answers this process's waiting polls: queues are already in Redis,
@@ -40,10 +41,94 @@ function newBatch(): Batch {
   return { deliveries: [], written, resolve };
 }
 
+/**
+ * A poll or subscription of this process waiting on a queue: settled with the queue's events after
+ * `afterId` once a wake-up (or the heartbeat timeout, or the registry closing) has it read, with
+ * none if its client leaves, null if the queue is gone. An object rather than closures made per
+ * wait (a fan-out's thousand polls wait again at once).
+ */
+class RedisWaiter {
+  private settled = false;
+  /** Its heartbeat timeout passed, or the registry closed: the next read answers it, even with nothing. */
+  private due = false;
+  private resolve!: (events: QueuedEvent[] | null) => void;
+  private reject!: (error: unknown) => void;
+  readonly woken = new Promise<QueuedEvent[] | null>((resolve, reject) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  });
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly registry: RedisQueueRegistry,
+    readonly queueId: string,
+    readonly afterId: number,
+    private readonly signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(readOnTimeout, timeoutMs, this);
+    signal?.addEventListener('abort', this);
+    // A read that fails after its poll found events by itself has no one to tell.
+    this.woken.catch(() => {});
+  }
+
+  /**
+   * A read's answer. A wake-up that found nothing new (its news was read already, e.g. by this
+   * poll's own first read) leaves it waiting.
+   */
+  answer(events: QueuedEvent[] | null): void {
+    if (events && !events.length && !this.due) return;
+    this.settle(events);
+  }
+
+  /** Ends the wait with `events` (ignored once settled: its client left meanwhile). */
+  settle(events: QueuedEvent[] | null): void {
+    if (this.settled) return;
+    this.cancel();
+    this.resolve(events);
+  }
+
+  fail(error: unknown): void {
+    if (this.settled) return;
+    this.cancel();
+    this.reject(error);
+  }
+
+  /** Stops waiting (settled, or its caller done with it). */
+  cancel(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this);
+    this.registry.forget(this);
+  }
+
+  get pending(): boolean {
+    return !this.settled;
+  }
+
+  /** The signal's abort: the waiter is its own listener. */
+  handleEvent(): void {
+    this.settle([]);
+  }
+
+  /** Has its queue read: it may have news, or (`due`) it has waited long enough. */
+  wake(due = false): void {
+    if (due) this.due = true;
+    this.registry.readSoon(this);
+  }
+}
+
+function readOnTimeout(waiter: RedisWaiter): void {
+  waiter.wake(true);
+}
+
 export class RedisQueueRegistry implements EventQueues {
   private readonly store: RedisQueueStore;
-  /** This process's waiting polls and subscriptions, by queue: how to end each wait early. */
-  private readonly waiting = new Map<string, Set<() => void>>();
+  /** This process's waiting polls and subscriptions, by queue. */
+  private readonly waiting = new Map<string, Set<RedisWaiter>>();
+  /** Waiters woken in this task, read together once it is done. */
+  private toRead: Set<RedisWaiter> | null = null;
   private open: Batch | null = null;
   private writing: Batch | null = null;
   private closed = false;
@@ -54,7 +139,7 @@ export class RedisQueueRegistry implements EventQueues {
   constructor(private readonly link: RedisLink, bus: EventBus, private readonly options: RegistryOptions, private readonly log: (line: string) => void = console.error) {
     this.store = new RedisQueueStore(link);
     this.listening = link.subscribe(this.store.wakeChannel, (message) => {
-      for (const id of message.split(' ')) for (const wake of this.waiting.get(id) ?? []) wake();
+      for (const id of message.split(' ')) for (const waiter of this.waiting.get(id) ?? []) waiter.wake();
     });
     // A failed subscription fails each wait (which awaits it), not the process.
     this.listening.catch(() => {});
@@ -90,13 +175,21 @@ export class RedisQueueRegistry implements EventQueues {
   }
 
   async fetch(queue: QueueHandle, lastEventId: number | null, dontBlock: boolean, signal?: AbortSignal): Promise<QueuedEvent[]> {
-    const events = await this.store.read(queue.id, Date.now(), lastEventId, -1);
-    if (!events) throw new BadEventQueueIdError(queue.id);
-    if (events.length || dontBlock) return events;
-    const waited = await this.wait(queue.id, -1, signal);
-    if (!waited || waited.length || signal?.aborted) return waited ?? [];
-    const heartbeat = await this.store.push(queue.id, { type: 'heartbeat' });
-    return heartbeat ? [heartbeat] : [];
+    // Waiting before reading: an event appended after the read then still wakes the poll, and a
+    // poll that finds nothing costs one read.
+    const waiter = dontBlock ? null : this.waiter(queue.id, -1, signal);
+    try {
+      if (waiter) await this.listening;
+      const events = await this.store.read(queue.id, Date.now(), lastEventId, -1);
+      if (!events) throw new BadEventQueueIdError(queue.id);
+      if (events.length || !waiter) return events;
+      const waited = await waiter.woken;
+      if (!waited || waited.length || signal?.aborted) return waited ?? [];
+      const heartbeat = await this.store.push(queue.id, { type: 'heartbeat' });
+      return heartbeat ? [heartbeat] : [];
+    } finally {
+      waiter?.cancel();
+    }
   }
 
   async *stream(queue: QueueHandle, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent> {
@@ -125,28 +218,59 @@ export class RedisQueueRegistry implements EventQueues {
    * client leaves; null if the queue is gone.
    */
   private async wait(queueId: string, afterId: number, signal?: AbortSignal): Promise<QueuedEvent[] | null> {
-    if (this.closed || signal?.aborted) return [];
-    let wake!: () => void;
-    const woken = new Promise<void>((resolve) => { wake = resolve; });
-    let waiters = this.waiting.get(queueId);
-    if (!waiters) this.waiting.set(queueId, (waiters = new Set()));
-    waiters.add(wake);
-    const timer = setTimeout(wake, this.options.heartbeatMs);
-    signal?.addEventListener('abort', wake);
+    const waiter = this.waiter(queueId, afterId, signal);
     try {
       // Waiting before reading: an event appended after the read then still wakes us.
       await this.listening;
       const pending = await this.store.read(queueId, Date.now(), null, afterId);
       if (!pending || pending.length) return pending;
-      await woken;
-      if (signal?.aborted) return [];
-      return await this.store.read(queueId, Date.now(), null, afterId);
+      return await waiter.woken;
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', wake);
-      waiters.delete(wake);
-      if (!waiters.size && this.waiting.get(queueId) === waiters) this.waiting.delete(queueId);
+      waiter.cancel();
     }
+  }
+
+  /** A waiter on the queue, registered; already settled with none if the client left or the registry is closed. */
+  private waiter(queueId: string, afterId: number, signal?: AbortSignal): RedisWaiter {
+    const waiter = new RedisWaiter(this, queueId, afterId, signal, this.options.heartbeatMs);
+    if (this.closed || signal?.aborted) {
+      waiter.settle([]);
+      return waiter;
+    }
+    let waiters = this.waiting.get(queueId);
+    if (!waiters) this.waiting.set(queueId, (waiters = new Set()));
+    waiters.add(waiter);
+    return waiter;
+  }
+
+  /** Unregisters a waiter (RedisWaiter.cancel). */
+  forget(waiter: RedisWaiter): void {
+    const waiters = this.waiting.get(waiter.queueId);
+    if (!waiters?.delete(waiter)) return;
+    if (!waiters.size) this.waiting.delete(waiter.queueId);
+  }
+
+  /**
+   * Has the waiter's queue read, with every other waiter woken in this task: a fan-out's wake-up
+   * reads its thousand queues in one call and answers their polls in one pass, instead of a
+   * thousand replies each answering some polls between incoming requests.
+   */
+  readSoon(waiter: RedisWaiter): void {
+    if (!this.toRead) {
+      this.toRead = new Set();
+      queueMicrotask(() => this.readWoken());
+    }
+    this.toRead.add(waiter);
+  }
+
+  private readWoken(): void {
+    const batch = [...this.toRead!].filter((w) => w.pending);
+    this.toRead = null;
+    if (!batch.length) return;
+    this.store.readMany(batch, Date.now()).then(
+      (answers) => batch.forEach((waiter, i) => waiter.answer(answers[i]!)),
+      (error) => batch.forEach((waiter) => waiter.fail(error)),
+    );
   }
 
   async delete(queue: QueueHandle): Promise<void> {
@@ -219,6 +343,6 @@ export class RedisQueueRegistry implements EventQueues {
   close(): void {
     this.closed = true;
     clearInterval(this.gcTimer);
-    for (const waiters of this.waiting.values()) for (const wake of waiters) wake();
+    for (const waiters of this.waiting.values()) for (const waiter of waiters) waiter.wake(true);
   }
 }

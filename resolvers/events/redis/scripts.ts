@@ -47,30 +47,52 @@ local function drop(prefix, id)
 end
 `;
 
+/**
+ * Touches a queue, drops events up to `ack` (nil for none), answers {ID of the first event
+ * returned, events after `after`}, or false if the queue does not exist.
+ */
+const READ = TOUCH + `
+local function read(prefix, id, now, ack, after)
+  if not touch(prefix, id, now) then return false end
+  local list = prefix .. 'q:' .. id .. ':events'
+  local length = redis.call('LLEN', list)
+  local first = tonumber(redis.call('HGET', prefix .. 'q:' .. id, 'next')) - length
+  if ack then
+    local drop = ack - first + 1
+    if drop >= length then
+      redis.call('DEL', list)
+      first = first + length
+    elseif drop > 0 then
+      redis.call('LTRIM', list, drop, -1)
+      first = first + drop
+    end
+  end
+  local start = math.max(after + 1 - first, 0)
+  return { first + start, redis.call('LRANGE', list, start, -1) }
+end
+`;
+
 export const SCRIPTS = {
   /**
    * ARGV: P, queue ID, now, acknowledge-up-to ('' for none), after ID.
    * Touches the queue, drops acknowledged events, answers {ID of the first event returned, events
    * after `after ID`}, or nil if the queue does not exist.
    */
-  parleyQueueRead: TOUCH + `
-local prefix, id = ARGV[1], ARGV[2]
-if not touch(prefix, id, tonumber(ARGV[3])) then return false end
-local list = prefix .. 'q:' .. id .. ':events'
-local length = redis.call('LLEN', list)
-local first = tonumber(redis.call('HGET', prefix .. 'q:' .. id, 'next')) - length
-if ARGV[4] ~= '' then
-  local drop = tonumber(ARGV[4]) - first + 1
-  if drop >= length then
-    redis.call('DEL', list)
-    first = first + length
-  elseif drop > 0 then
-    redis.call('LTRIM', list, drop, -1)
-    first = first + drop
-  end
-end
-local start = math.max(tonumber(ARGV[5]) + 1 - first, 0)
-return { first + start, redis.call('LRANGE', list, start, -1) }
+  parleyQueueRead: READ + `
+local ack = nil
+if ARGV[4] ~= '' then ack = tonumber(ARGV[4]) end
+return read(ARGV[1], ARGV[2], tonumber(ARGV[3]), ack, tonumber(ARGV[5]))
+`,
+
+  /**
+   * ARGV: P, now, then (queue ID, after ID) pairs: parleyQueueRead for each queue (acknowledging
+   * nothing), answered as one list, nil where a queue does not exist. A fan-out's wake-up reads
+   * every queue this process waits on in one call, and answers them all in one pass.
+   */
+  parleyQueueReadMany: READ + `
+local out, now = {}, tonumber(ARGV[2])
+for i = 3, #ARGV, 2 do out[#out + 1] = read(ARGV[1], ARGV[i], now, nil, tonumber(ARGV[i + 1])) end
+return out
 `,
 
   /**

@@ -18,6 +18,15 @@ export interface QueueTarget {
 
 type Arg = string | number;
 
+/** A read's reply as queued events; `parsed` holds the events already parsed, by their JSON. */
+function queuedEvents([first, raw]: [number, string[]], parsed: Map<string, WireEvent>): QueuedEvent[] {
+  return raw.map((json, i) => {
+    let event = parsed.get(json);
+    if (event === undefined) parsed.set(json, (event = JSON.parse(json) as WireEvent));
+    return queuedEvent(event, first + i, json);
+  });
+}
+
 export class RedisQueueStore {
   private readonly prefix: string;
 
@@ -70,8 +79,20 @@ export class RedisQueueStore {
   async read(id: string, now: number, acknowledge: number | null, afterId: number): Promise<QueuedEvent[] | null> {
     const reply = (await this.run('parleyQueueRead', id, now, acknowledge ?? '', afterId)) as [number, string[]] | null;
     if (!reply) return null;
-    const [first, raw] = reply;
-    return raw.map((json, i) => queuedEvent(JSON.parse(json), first + i, json));
+    return queuedEvents(reply, new Map());
+  }
+
+  /**
+   * `read` for several queues at once (acknowledging nothing), in one call: the answers in the
+   * order asked, null for queues that do not exist.
+   */
+  async readMany(reads: readonly { queueId: string; afterId: number }[], now: number): Promise<(QueuedEvent[] | null)[]> {
+    const args: Arg[] = [];
+    for (const { queueId, afterId } of reads) args.push(queueId, afterId);
+    const replies = (await this.run('parleyQueueReadMany', now, ...args)) as ([number, string[]] | null)[];
+    // The queues of one shape hold the same JSON: parsed once.
+    const parsed = new Map<string, WireEvent>();
+    return replies.map((reply) => (reply ? queuedEvents(reply, parsed) : null));
   }
 
   /** The queues a delivery reaches: its users' queues in the realm, and all_public_streams ones. */
