@@ -94,6 +94,7 @@ let eluMark = performance.eventLoopUtilization();
 
 async function stats() {
   const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
   const queues = memoryQueues();
   const connections = await new Promise<number>((resolve) => server.httpServer.getConnections((_e, n) => resolve(n ?? -1)));
   const elu = performance.eventLoopUtilization(eluMark);
@@ -108,6 +109,7 @@ async function stats() {
     connections,
     /** Event-loop utilisation since the previous stats call. */
     busy: elu.utilization,
+    cpuMs: (cpu.user + cpu.system) / 1000,
   };
 }
 

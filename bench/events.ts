@@ -163,7 +163,7 @@ async function api(baseUrl: string, method: string, path: string, params: Record
 // ---------------------------------------------------------------------------------------------
 // The server under test, in a child process
 
-interface ServerStats { rss: number; heapUsed: number; external: number; queues: number; waiting: number; connections: number; busy: number }
+interface ServerStats { rss: number; heapUsed: number; external: number; queues: number; waiting: number; connections: number; busy: number; cpuMs: number }
 
 interface ChildServer {
   pid: number;
@@ -644,6 +644,8 @@ interface FanoutResult {
   postP50: number;
   bytesPerEvent: number;
   serverBusy: number | null;
+  /** The server process's CPU time (user + system) per measured message, its POST included. */
+  serverCpuPerMessage?: number;
   errors: number;
   firstError: string | null;
   profile?: ProfileSummary;
@@ -794,6 +796,7 @@ async function fanout(options: {
       bytesPerEvent: bytesEvents ? bytes / bytesEvents : NaN,
       // ELU over the whole measured stretch, pauses between messages included.
       serverBusy: before && after ? after.busy : null,
+      serverCpuPerMessage: before && after ? (after.cpuMs - before.cpuMs) / messages : undefined,
       errors: errors + transportErrors,
       firstError: firstError ?? poller?.firstError ?? subscribers?.firstError ?? null,
       profile,
@@ -1030,6 +1033,7 @@ function report(r: EventsReport, totalSeconds: number): string {
       row('POST /messages answered after: p50 (ms)', (f) => ms(f.postP50)),
       row('Bytes per delivered event (response body)', (f) => int(f.bytesPerEvent)),
       row('Server thread busy (whole run, gaps included)', (f) => (f.serverBusy == null ? '—' : `${(100 * f.serverBusy).toFixed(0)}%`)),
+      row('Server CPU per message, its POST included (ms)', (f) => (f.serverCpuPerMessage == null ? '—' : ms(f.serverCpuPerMessage))),
       row('Client (this process) thread busy, same stretch', (f) => (f.clientBusy == null ? '—' : `${(100 * f.clientBusy).toFixed(0)}%`)),
       ...(r.fanouts.some((f) => f.trace) ? [
         row('Server trace: send → published (the POST\'s commit): p50 / p99 (ms)', (f) => (f.trace ? `${ms(f.trace.publishing[0])} / ${ms(f.trace.publishing[1])}` : '—')),

@@ -2,7 +2,6 @@
 import { builder } from '../../schema/builder.ts';
 import { IdleQueueTimeout, RegisterResultType } from '../../schema/events.ts';
 import { registerQueue } from './register.ts';
-import { stoppable } from './bus-iterator.ts';
 
 builder.mutationFields((t) => ({
   registerEventQueue: t.field({
@@ -61,7 +60,7 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, args, ctx) => {
       const queue = await ctx.queues.get(args.queueId, ctx.user?.id ?? null);
-      return stoppable((signal) => ctx.queues.stream(queue, args.lastEventId ?? -1, signal), ctx.signal);
+      return ctx.queues.stream(queue, args.lastEventId ?? -1, ctx.signal ?? new AbortController().signal);
     },
     resolve: (event) => event,
   }),

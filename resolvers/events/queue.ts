@@ -84,17 +84,25 @@ export interface QueueSnapshot {
   lastAccess: number;
 }
 
+/** What waits on a queue: a poll's Waiter, or a subscription's stream (queue-stream.ts). */
+export interface QueueWaiter {
+  /** Woken once events newer than this arrive. */
+  readonly afterId: number;
+  /** Those events, or none when the queue is released; the waiter stops listening (`unlisten`) itself. */
+  wake(events: QueuedEvent[]): void;
+}
+
 /**
- * A poll or subscription waiting on a queue. An object with methods rather than closures made per
+ * A poll waiting on a queue. An object with methods rather than closures made per
  * wait: a fan-out wakes a thousand of them and they wait again at once, and each closure made
  * here would also be renamed on creation (tsx keeps function names: a defineProperty per closure).
  */
-class Waiter {
+class Waiter implements QueueWaiter {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly queue: EventQueue,
-    private readonly waiters: Set<Waiter>,
+    private readonly waiters: Set<QueueWaiter>,
     readonly afterId: number,
     private readonly resolve: (events: QueuedEvent[]) => void,
     private readonly signal: AbortSignal | undefined,
@@ -127,7 +135,7 @@ export class EventQueue {
   events: QueuedEvent[] = [];
   nextEventId = 0;
   lastAccess = Date.now();
-  private waiters = new Set<Waiter>();
+  private waiters = new Set<QueueWaiter>();
 
   constructor(
     readonly id: string,
@@ -167,6 +175,15 @@ export class EventQueue {
     }
   }
 
+  /** Wakes `waiter` with the events after its `afterId` once there are some (or when the queue is released). */
+  listen(waiter: QueueWaiter): void {
+    this.waiters.add(waiter);
+  }
+
+  unlisten(waiter: QueueWaiter): void {
+    this.waiters.delete(waiter);
+  }
+
   /** Drops events the client has acknowledged by asking for those after `lastEventId`. */
   acknowledge(lastEventId: number): void {
     if (this.events.length && this.events[0]!.id <= lastEventId) {
@@ -189,6 +206,15 @@ export class EventQueue {
   }
 
   eventsAfter(afterId: number): QueuedEvent[] {
+    return this.events.slice(this.indexAfter(afterId));
+  }
+
+  /** The first event newer than `afterId`, if any. */
+  eventAfter(afterId: number): QueuedEvent | undefined {
+    return this.events[this.indexAfter(afterId)];
+  }
+
+  private indexAfter(afterId: number): number {
     // IDs ascend, and a streaming subscription keeps up to STREAM_RESUME_WINDOW events queued:
     // found by bisection, not by a pass over all of them on every wait and wake-up.
     const { events } = this;
@@ -199,7 +225,7 @@ export class EventQueue {
       if (events[middle]!.id > afterId) high = middle;
       else low = middle + 1;
     }
-    return events.slice(low);
+    return low;
   }
 
   /**

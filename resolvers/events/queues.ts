@@ -28,8 +28,11 @@ export interface EventQueues<Q extends QueueHandle = QueueHandle> {
   get(queueId: string, userId: number | null): Q | Promise<Q>;
   /** GET /events: acknowledge up to `lastEventId`, answer with the rest or wait (heartbeat on timeout). */
   fetch(queue: Q, lastEventId: number | null, dontBlock: boolean, signal?: AbortSignal): Promise<QueuedEvent[]>;
-  /** GraphQL subscription: the events after `afterId`, as they come, without acknowledging them. */
-  stream(queue: Q, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent>;
+  /**
+   * GraphQL subscription: the events after `afterId`, as they come, without acknowledging them. Ends
+   * at once when `signal` aborts or `return()` is called, even while waiting for the next event.
+   */
+  stream(queue: Q, afterId: number, signal: AbortSignal): AsyncIterableIterator<QueuedEvent>;
   delete(queue: Q): void | Promise<void>;
   /** How many queues the user has, and when the first of them becomes idle enough to be collected (ms since the epoch). */
   userQueues(userId: number): UserQueues | Promise<UserQueues>;

@@ -4,8 +4,9 @@
 // starts (see persistence.ts). Several processes share their queues through redis/registry.ts.
 import type { Delivery, EventBus } from './bus.ts';
 import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.ts';
+import { QueueStream } from './queue-stream.ts';
 import { Tailoring } from './kinds.ts';
-import { checkIdleTimeout, newQueueId, type EventQueues, type UserQueues, STREAM_RESUME_WINDOW } from './queues.ts';
+import { checkIdleTimeout, newQueueId, type EventQueues, type UserQueues } from './queues.ts';
 import { BadEventQueueIdError } from '../errors.ts';
 
 export { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MIN_IDLE_QUEUE_TIMEOUT_SECS, MAX_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
@@ -83,25 +84,11 @@ export class QueueRegistry implements EventQueues<EventQueue> {
    * Streams the queue's events after `afterId` without acknowledging them (GraphQL subscriptions):
    * they stay queued until the client acknowledges them or the queue is collected.
    */
-  async *stream(queue: EventQueue, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent> {
-    let cursor = afterId;
-    queue.acknowledge(afterId);
-    while (!signal.aborted && this.queues.has(queue.id)) {
-      queue.acknowledge(cursor - STREAM_RESUME_WINDOW);
-      const events = await queue.wait(this.options.heartbeatMs, cursor, signal);
-      if (!events.length && !signal.aborted && this.queues.has(queue.id)) {
-        // The heartbeat's own ID: an event queued while the consumer handles it must still follow.
-        const heartbeat = queue.push({ type: 'heartbeat' });
-        cursor = heartbeat.id;
-        yield heartbeat;
-        continue;
-      }
-      for (const event of events) {
-        cursor = event.id;
-        yield event;
-      }
-    }
+  stream(queue: EventQueue, afterId: number, signal: AbortSignal): QueueStream {
+    return new QueueStream(queue, afterId, this.options.heartbeatMs, this.isRegistered, signal);
   }
+
+  private readonly isRegistered = (queue: EventQueue): boolean => this.queues.has(queue.id);
 
   delete(queue: EventQueue): void {
     queue.release();

@@ -28,6 +28,7 @@ import type { RegistryOptions } from '../registry.ts';
 import { BadEventQueueIdError } from '../../errors.ts';
 import type { RedisLink } from './link.ts';
 import { RedisQueueStore, type StoredQueue } from './store.ts';
+import { stoppable } from '../bus-iterator.ts';
 
 interface Batch {
   deliveries: Delivery[];
@@ -192,7 +193,11 @@ export class RedisQueueRegistry implements EventQueues {
     }
   }
 
-  async *stream(queue: QueueHandle, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent> {
+  stream(queue: QueueHandle, afterId: number, signal: AbortSignal): AsyncIterableIterator<QueuedEvent> {
+    return stoppable((stop) => this.streamEvents(queue, afterId, stop), signal);
+  }
+
+  private async *streamEvents(queue: QueueHandle, afterId: number, signal: AbortSignal): AsyncGenerator<QueuedEvent> {
     let events = await this.store.read(queue.id, Date.now(), afterId, afterId);
     let cursor = afterId;
     while (events && !signal.aborted) {
