@@ -25,6 +25,7 @@ import { RateLimits } from './rate-limits.ts';
 import type { Config } from './config.ts';
 import { ensureFirstRealm } from './bootstrap.ts';
 import { inputLimitPlugins } from './input-limits.ts';
+import { useResultsAsIs } from '../schema/direct-results.ts';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.ts';
 import { graphqlOverHttp, isGraphQLPath } from './graphql-http.ts';
 import { graphqlWebSocket } from './websocket.ts';
@@ -246,7 +247,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     graphiql: graphiqlOptions(),
     renderGraphiQL,
     maskedErrors: { maskError },
-    plugins: [useRefusedCredentials(), ...inputLimitPlugins()],
+    plugins: [useRefusedCredentials(), ...inputLimitPlugins(), useResultsAsIs()],
     // Credentials travel in a header browsers attach by themselves once a user has logged in to
     // GraphiQL, so no other site may call /graphql from a browser: no CORS grant at all.
     cors: false,

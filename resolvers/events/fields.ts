@@ -2,6 +2,7 @@
 import { builder } from '../../schema/builder.ts';
 import { IdleQueueTimeout, RegisterResultType } from '../../schema/events.ts';
 import { registerQueue } from './register.ts';
+import { resultsAsIs } from '../../schema/direct-results.ts';
 
 builder.mutationFields((t) => ({
   registerEventQueue: t.field({
@@ -60,7 +61,8 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, args, ctx) => {
       const queue = await ctx.queues.get(args.queueId, ctx.user?.id ?? null);
-      return ctx.queues.stream(queue, args.lastEventId ?? -1, ctx.signal ?? new AbortController().signal);
+      // Each event is the result as it is (JSON, resolved unchanged): no execution per event.
+      return resultsAsIs(ctx, ctx.queues.stream(queue, args.lastEventId ?? -1, ctx.signal ?? new AbortController().signal));
     },
     resolve: (event) => event,
   }),

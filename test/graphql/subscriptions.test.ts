@@ -84,6 +84,30 @@ describe('subscription queueEvents', () => {
     expect(resumed.events.map((e) => [e.id, e.message.content])).toEqual([[1, 'two']]);
   });
 
+  it('answers under the field\'s alias, each result exactly the event', async () => {
+    const queueId = await registerQueue(bob);
+    const client = wsClient(bob);
+    const results: any[] = [];
+    const done = new Promise<void>((resolve) => {
+      const stop = client.subscribe({ query: 'subscription($q: String!) { mine: queueEvents(queueId: $q) }', variables: { q: queueId } }, {
+        next: (result) => {
+          results.push(result);
+          if ((result.data as any)?.mine?.type === 'message') { stop(); resolve(); }
+        },
+        error: () => resolve(),
+        complete: () => resolve(),
+      });
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const id = await sendDirect(t.client(alice), [bob.userId], 'aliased');
+    await done;
+    await client.dispose();
+    const last = results.at(-1);
+    expect(Object.keys(last)).toEqual(['data']);
+    expect(Object.keys(last.data)).toEqual(['mine']);
+    expect(last.data.mine).toMatchObject({ type: 'message', message: { id, content: 'aliased' } });
+  });
+
   it('refuses another user\'s queue and anonymous sockets', async () => {
     const queueId = await registerQueue(bob);
     const intruder = wsClient(alice);
