@@ -1,4 +1,5 @@
 // Embedded bots: bots whose logic runs inside the server. Zulip runs handlers from its zulip_bots
+import { initialStatePart } from '../events/initial-state/parts.ts';
 // Python package; Parley has its own handlers for the two that need no outside service or storage:
 // helloworld and encrypt (ROT13). A handler answers a message with the reply's content, or null.
 
@@ -15,3 +16,21 @@ export const EMBEDDED_BOTS: ReadonlyMap<string, EmbeddedHandler> = new Map<strin
   ['helloworld', () => 'beep boop'],
   ['encrypt', (query) => `Encrypted/Decrypted text: ${rot13(query)}`],
 ]);
+
+/** An entry of `realm_incoming_webhook_bots` (Zulip's shape; Parley offers no integrations yet). */
+export interface IncomingWebhookBot {
+  name: string;
+  display_name: string;
+  all_event_types: string[] | null;
+  /** Integration config options. */
+  config_options: { key: string; label: string; validator: string }[];
+  /** Integration URL options (`input_type` was `validator` before feature level 485). */
+  url_options: { key: string; label: string; input_type: string }[];
+}
+
+// Register: the embedded bot services POST /bots accepts (none of Parley's takes configuration),
+// and the incoming-webhook integrations, of which Parley offers none yet.
+initialStatePart(['realm_embedded_bots', 'realm_incoming_webhook_bots'], async (s) => ({
+  ...(s.want('realm_embedded_bots') ? { realm_embedded_bots: [...EMBEDDED_BOTS.keys()].map((name) => ({ name, config: {} })) } : {}),
+  ...(s.want('realm_incoming_webhook_bots') ? { realm_incoming_webhook_bots: [] satisfies IncomingWebhookBot[] } : {}),
+}));

@@ -5,6 +5,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import type { OAuthVideoProvider } from '../../server/config.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 export const PROVIDERS = ['zoom'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -66,3 +67,12 @@ export async function requestToken(provider: OAuthVideoProvider, form: Record<st
   if (typeof body.expires_in === 'number') token.expires_at = Math.floor(Date.now() / 1000) + body.expires_in;
   return token;
 }
+
+// Register: whether the viewer has authorized a video-call provider.
+initialStatePart(['video_calls', 'has_provider_token'], async (s) => {
+  const rows = s.user ? await s.db.videoProviderToken.findMany({ where: { userId: s.user.id }, select: { provider: true } }) : [];
+  // Rows under this prefix are OAuth flows in progress, not tokens.
+  const tokens = rows.filter((t) => !t.provider.startsWith(STATE_PREFIX));
+  // has_zoom_token is the older name, specific to Zoom.
+  return { has_provider_token: tokens.length > 0, ...(s.want('video_calls') ? { has_zoom_token: tokens.some((t) => t.provider === 'zoom') } : {}) };
+});

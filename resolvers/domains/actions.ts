@@ -7,6 +7,7 @@ import type { ParleyEvent } from '../events/bus.ts';
 import { BadRequestError, UnauthorizedPrincipalError } from '../errors.ts';
 import { isOwner } from '../users/roles.ts';
 import { normaliseDomain } from './validate.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 export function listRealmDomains(ctx: Context): Promise<RealmDomain[]> {
   return ctx.db.realmDomain.findMany({ where: { realmId: ctx.realm.id }, orderBy: { domain: 'asc' } });
@@ -70,3 +71,8 @@ export async function removeRealmDomain(ctx: Context, actor: User, rawDomain: st
   events.push({ type: 'realm_domains', op: 'remove', domain });
   await publish(ctx, events);
 }
+
+initialStatePart(['realm_domains'], async (s) => {
+  const rows = await s.db.realmDomain.findMany({ where: { realmId: s.realm.id }, orderBy: { domain: 'asc' } });
+  return { realm_domains: rows.map((d) => ({ domain: d.domain, allow_subdomains: d.allowSubdomains })) };
+});

@@ -9,6 +9,7 @@ import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { unicodeEmojiByName } from './unicode.ts';
 import { isAnimatedGif } from './gif.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -141,3 +142,5 @@ export async function deactivateCustomEmoji(ctx: Context, actor: User, name: str
     type: 'realm_emoji', op: 'edit', emoji_id: String(emoji.id), data: { deactivated: true }, realm_emoji: all,
   });
 }
+
+initialStatePart(['realm_emoji'], async (s) => ({ realm_emoji: await realmEmojiDict(s.db, s.realm.id) }));

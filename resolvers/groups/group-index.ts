@@ -4,6 +4,7 @@
 import type { Db } from '../../prisma/database.ts';
 import type { UserGroup } from '../../prisma/generated/client/client.ts';
 import { toUnixSeconds } from '../time.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 type Json = Record<string, unknown>;
 
@@ -111,3 +112,17 @@ function push(map: Map<number, number[]>, key: number, value: number): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
+
+/**
+ * Register's `realm_user_groups`: the realm's named groups, system groups included, by ID. Anonymous
+ * groups (the explicit sets behind settings) are never listed; deactivated groups only for clients
+ * with the `include_deactivated_groups` capability.
+ */
+initialStatePart(['realm_user_groups'], async (s) => {
+  const index = await s.groups();
+  const withDeactivated = s.capability('include_deactivated_groups');
+  const groups = [...index.groups.values()]
+    .filter((g) => g.name !== null && (withDeactivated || !g.deactivated))
+    .map((g) => index.apiGroup(g));
+  return { realm_user_groups: groups };
+});

@@ -6,6 +6,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError, UnauthorizedPrincipalError } from '../errors.ts';
 import { isAdmin } from '../users/roles.ts';
 import { checkLinkifier, type LinkifierFields } from './validate.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 type Reader = Context['db'] | Prisma.TransactionClient;
 
@@ -127,3 +128,12 @@ export async function reorderLinkifiers(ctx: Context, actor: User, orderedIds: n
   // Nothing to reorder: no event, as in Zulip.
   if (changed) await notify(ctx);
 }
+
+initialStatePart(['realm_linkifiers', 'realm_filters'], async (s) => ({
+  // Clients without the linkifier_url_template capability cannot read URL templates: they get none.
+  ...(s.want('realm_linkifiers')
+    ? { realm_linkifiers: s.capability('linkifier_url_template') ? (await listLinkifiers(s.db, s.realm.id)).map(linkifierWire) : [] }
+    : {}),
+  // The legacy format cannot express URL templates, so it is always empty (as in Zulip).
+  ...(s.want('realm_filters') ? { realm_filters: [] } : {}),
+}));

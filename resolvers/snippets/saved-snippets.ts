@@ -8,6 +8,7 @@ import { MAX_MESSAGE_LENGTH } from '../limits.ts';
 import { codePointLength } from '../text.ts';
 import { toUnixSeconds } from '../time.ts';
 import { isDbId } from '../rows.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 /** Zulip's SavedSnippet.MAX_TITLE_LENGTH. */
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
@@ -74,3 +75,5 @@ export async function deleteSavedSnippet(ctx: Context, user: User, savedSnippetI
   });
   ctx.events.publish(user.realmId, [user.id], { type: 'saved_snippets', op: 'remove', saved_snippet_id: savedSnippetId });
 }
+
+initialStatePart(['saved_snippets'], async (s) => ({ saved_snippets: s.user ? (await listSavedSnippets(s, s.user)).map(savedSnippetWire) : [] }));

@@ -9,6 +9,7 @@ import { codePointLength } from '../text.ts';
 import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import { topicFromClient, withoutControlCharacters } from '../messages/topics.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 export const VISIBILITY_POLICIES = [0, 1, 2, 3];
 const MUTED = 1;
@@ -46,3 +47,37 @@ export async function setTopicVisibilityPolicy(ctx: Context, user: User, channel
     type: 'user_topic', stream_id: channel.id, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
   });
 }
+
+// Register: the viewer's topic preferences. Zulip sends the deprecated muted_topics only to clients
+// that did not ask for user_topic.
+initialStatePart(['user_topic', 'muted_topics'], async (s) => {
+  const wantUserTopics = s.want('user_topic');
+  const wantMutedTopics = s.want('muted_topics') && (s.options.fetchEventTypes === null || !wantUserTopics);
+  if (!wantUserTopics && !wantMutedTopics) return {};
+  const rows = s.user
+    ? await s.db.userTopic.findMany({
+        where: {
+          userId: s.user.id,
+          visibilityPolicy: { not: 0 },
+          ...(s.capability('archived_channels') ? {} : { channel: { isArchived: false } }),
+        },
+        include: { channel: { select: { name: true } } },
+        orderBy: { id: 'asc' },
+      })
+    : [];
+  const state: Record<string, unknown> = {};
+  if (wantUserTopics) {
+    state.user_topics = rows.map((t) => ({
+      stream_id: t.channelId,
+      topic_name: s.topicName(t.topicName),
+      last_updated: toUnixSeconds(t.lastUpdated),
+      visibility_policy: t.visibilityPolicy,
+    }));
+  }
+  if (wantMutedTopics) {
+    state.muted_topics = rows
+      .filter((t) => t.visibilityPolicy === MUTED)
+      .map((t) => [t.channel.name, s.topicName(t.topicName), toUnixSeconds(t.lastUpdated)]);
+  }
+  return state;
+});

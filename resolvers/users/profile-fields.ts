@@ -5,6 +5,8 @@ import type { CustomProfileField, Prisma } from '../../prisma/generated/client/c
 import { BadRequestError } from '../errors.ts';
 import { codePointLength } from '../text.ts';
 import { renderForRealm } from '../messages/render.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
+import { CUSTOM_PROFILE_FIELD_TYPES } from '../limits.ts';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -281,3 +283,9 @@ export async function renderValue(db: Reader, realmId: number, field: CustomProf
   if (field.fieldType !== FIELD_SHORT_TEXT && field.fieldType !== FIELD_LONG_TEXT) return null;
   return (await renderForRealm(db, realmId, value)).html;
 }
+
+initialStatePart(['custom_profile_fields'], async (s) => ({
+  custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES,
+  // Spectators cannot see profiles.
+  custom_profile_fields: s.user ? (await realmFields(s.db, s.realm.id)).map(fieldRecord) : [],
+}));

@@ -6,6 +6,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { codePointLength } from '../text.ts';
 import { MAX_INDEXED_TEXT_LENGTH } from '../limits.ts';
 import type { NavigationViewShape } from '../../schema/navigation-views.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 /** Zulip's BUILT_IN_VIEW_FRAGMENTS: these carry no name of their own. */
 export const BUILT_IN_VIEW_FRAGMENTS = [
@@ -105,3 +106,5 @@ export async function removeNavigationView(ctx: Context, user: User, rawFragment
   });
   ctx.events.publish(user.realmId, [user.id], { type: 'navigation_view', op: 'remove', fragment });
 }
+
+initialStatePart(['navigation_views'], async (s) => ({ navigation_views: s.user ? (await listNavigationViews(s, s.user)).map(navigationViewWire) : [] }));

@@ -82,6 +82,16 @@ describe('POST /bots', () => {
     expect(unknown.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid embedded bot name.' });
   });
 
+  it('lists in register\'s realm_embedded_bots exactly the services an embedded bot may be made with', async () => {
+    const { realm_embedded_bots: services } = await registerQueue<{ realm_embedded_bots: { name: string; config: object }[] }>(t.client(alice), { fetch_event_types: ['realm_embedded_bots'] });
+    expect(services.map((s) => s.name).sort()).toEqual(['encrypt', 'helloworld']);
+    for (const { name, config } of services) {
+      expect(config).toEqual({});
+      const res = await t.client(alice).post('/bots', { full_name: `Service ${name}`, short_name: `service-${name}`, bot_type: 4, service_name: name });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+  });
+
   it('answers Zulip\'s errors and writes nothing', async () => {
     const c = t.client(alice);
     const before = await t.server.database.prisma.user.count();

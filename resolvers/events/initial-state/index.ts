@@ -34,10 +34,8 @@
 import type { User } from '../../../prisma/generated/client/client.ts';
 import type { Context } from '../../../schema/context.ts';
 import { channelsState } from './channels.ts';
-import { userGroupsState } from './groups.ts';
 import { messagesState } from './messages.ts';
-import { personalState } from './personal.ts';
-import { realmListsState, realmState, versionState } from './realm.ts';
+import { realmState, versionState } from './realm.ts';
 import { InitialState, type InitialStateOptions } from './state.ts';
 import { usersState } from './users.ts';
 import { buildParts } from './parts.ts';
@@ -52,12 +50,9 @@ export async function buildInitialState(ctx: Context, user: User | null, options
   const s = new InitialState(ctx, user, options);
   const parts = await Promise.all([
     realmState(s),
-    realmListsState(s),
-    userGroupsState(s),
     usersState(s),
     channelsState(s),
     messagesState(s),
-    personalState(s),
     ...buildParts(s),
   ]);
   return Object.assign(versionState(), ...parts);

@@ -1,9 +1,6 @@
-// The `realm` fetch type: organization settings, server settings and limits, plus the small
-// per-realm lists (domains, emoji, linkifiers, playgrounds, custom profile fields, bots metadata).
+// The `realm` fetch type: organization settings, server settings and limits. The per-realm lists
+// (domains, emoji, linkifiers, playgrounds, custom profile fields, bot services) are their areas' parts.
 import { realmUrl } from '../../realm/urls.ts';
-import { linkifierWire, listLinkifiers } from '../../linkifiers/actions.ts';
-import { fieldRecord, realmFields } from '../../users/profile-fields.ts';
-import { realmEmojiDict } from '../../emoji/custom.ts';
 import { SERVER_EMOJI_DATA_PATH } from '../../emoji/unicode.ts';
 import { serverSettings } from '../../realm/server-settings.ts';
 import { brandingState } from '../../realm/branding.ts';
@@ -11,7 +8,7 @@ import { THUMBNAIL_FORMATS } from '../../uploads/images.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../realm/version.ts';
 import { toUnixSeconds } from '../../time.ts';
 import {
-  CUSTOM_PROFILE_FIELD_TYPES, DEFAULT_EXTERNAL_ACCOUNTS, DEFAULT_JITSI_SERVER_URL, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECS,
+  DEFAULT_EXTERNAL_ACCOUNTS, DEFAULT_JITSI_SERVER_URL, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECS,
   GIPHY_RATING_OPTIONS, MAX_AVATAR_FILE_SIZE_MIB, MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, MAX_DEACTIVATED_REALM_DELETION_DAYS, MAX_ICON_FILE_SIZE_MIB,
   MAX_LOGO_FILE_SIZE_MIB, MIN_DEACTIVATED_REALM_DELETION_DAYS, PASSWORD_MAX_LENGTH, PASSWORD_MIN_GUESSES,
   PASSWORD_MIN_LENGTH, PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS,
@@ -128,64 +125,5 @@ export async function realmState(s: InitialState): Promise<Json> {
   }
   if (s.want('stop_words')) state.stop_words = STOP_WORDS;
   if (s.want('giphy')) state.giphy_api_key = '';
-  return state;
-}
-
-/** An entry of `realm_incoming_webhook_bots` (Zulip's shape; Parley offers no integrations yet). */
-export interface IncomingWebhookBot {
-  name: string;
-  display_name: string;
-  all_event_types: string[] | null;
-  /** Integration config options. */
-  config_options: { key: string; label: string; validator: string }[];
-  /** Integration URL options (`input_type` was `validator` before feature level 485). */
-  url_options: { key: string; label: string; input_type: string }[];
-}
-
-/** The per-realm lists, each its own fetch type. */
-export async function realmListsState(s: InitialState): Promise<Json> {
-  const state: Json = {};
-  const { db, realm, user } = s;
-  const jobs: Promise<void>[] = [];
-
-  if (s.want('realm_domains')) {
-    jobs.push(db.realmDomain.findMany({ where: { realmId: realm.id }, orderBy: { domain: 'asc' } }).then((rows) => {
-      state.realm_domains = rows.map((d) => ({ domain: d.domain, allow_subdomains: d.allowSubdomains }));
-    }));
-  }
-
-  if (s.want('realm_emoji')) {
-    jobs.push(realmEmojiDict(db, realm.id).then((emoji) => {
-      state.realm_emoji = emoji;
-    }));
-  }
-
-  if (s.want('realm_linkifiers')) {
-    // Clients without the linkifier_url_template capability cannot read URL templates: they get none.
-    if (!s.capability('linkifier_url_template')) state.realm_linkifiers = [];
-    else {
-      jobs.push(listLinkifiers(db, realm.id).then((rows) => {
-        state.realm_linkifiers = rows.map(linkifierWire);
-      }));
-    }
-  }
-  // The legacy format cannot express URL templates, so it is always empty (as in Zulip).
-  if (s.want('realm_filters')) state.realm_filters = [];
-  // Parley runs no embedded bots and offers no incoming-webhook integrations yet.
-  if (s.want('realm_embedded_bots')) state.realm_embedded_bots = [];
-  if (s.want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = [] satisfies IncomingWebhookBot[];
-
-  if (s.want('custom_profile_fields')) {
-    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
-    // Spectators cannot see profiles.
-    if (!user) state.custom_profile_fields = [];
-    else {
-      jobs.push(realmFields(db, realm.id).then((rows) => {
-        state.custom_profile_fields = rows.map(fieldRecord);
-      }));
-    }
-  }
-
-  await Promise.all(jobs);
   return state;
 }
