@@ -12,6 +12,8 @@ import { publishDefaultStreams } from './default-streams.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
+// The area's part of register's initial state.
+import './initial-state.ts';
 
 export const SubscriptionSpec = builder.inputType('SubscriptionSpec', {
   description: 'A channel to subscribe to, by name; created with this description when it does not exist.',

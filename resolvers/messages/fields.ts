@@ -18,6 +18,8 @@ import { renderForRealm } from './render.ts';
 import { addSubmessage } from './widgets.ts';
 // The area's event kinds, and how each queue sees them.
 import './events.ts';
+// The area's part of register's initial state.
+import './initial-state.ts';
 
 /** A reaction to a message, as the viewer adds or removes it. */
 const reactionArgs = builder.args((t) => ({ messageId: t.int({ required: true }), reaction: t.field({ type: ReactionInput, required: true }) }));

@@ -4,6 +4,8 @@ import { ServerSettings } from '../../schema/realm.ts';
 import { serverSettings } from './server-settings.ts';
 import { imageArg } from '../../schema/emoji.ts';
 import { deleteRealmIcon, deleteRealmLogo, uploadRealmIcon, uploadRealmLogo } from './branding.ts';
+// The area's part of register's initial state.
+import './initial-state.ts';
 
 builder.queryFields((t) => ({
   serverSettings: t.field({

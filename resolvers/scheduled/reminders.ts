@@ -12,6 +12,7 @@ import { codePointLength, truncateCodePoints } from '../text.ts';
 import { futureDeliveryTime, undeliveredRows } from './schedule.ts';
 import { formatList, messageLinkSyntax, messageUrl, silentMention, unusedFence } from './links.ts';
 import { REMIND, reminderRecord } from './wire.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 /** Zulip's MAX_REMINDER_NOTE_LENGTH. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
@@ -105,3 +106,6 @@ export async function reminderContentAtDelivery(ctx: Context, row: ScheduledMess
     throw error;
   }
 }
+
+// Register: the viewer's undelivered message reminders, soonest first.
+initialStatePart(['reminders'], async (s) => ({ reminders: s.user ? (await listReminders(s, s.user)).map(reminderRecord) : [] }));

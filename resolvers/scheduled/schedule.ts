@@ -8,6 +8,7 @@ import { normalizeContent, resolveRecipient, type Recipient } from '../messages/
 import { renderForRealm } from '../messages/render.ts';
 import { checkTopicAllowed, normalizeTopic } from '../messages/topics.ts';
 import { REMIND, SEND_LATER, scheduledMessageRecord } from './wire.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 export interface ScheduleInput {
   type: string;
@@ -164,3 +165,11 @@ export function undeliveredRows(ctx: Pick<Context, 'db'>, sender: Pick<User, 'id
 export function listScheduledMessages(ctx: Pick<Context, 'db'>, sender: Pick<User, 'id'>): Promise<ScheduledMessage[]> {
   return undeliveredRows(ctx, sender, SEND_LATER);
 }
+
+// Register: the viewer's undelivered scheduled messages (not reminders), soonest first, with the
+// empty topic named as the client asked (the record keeps it as stored).
+initialStatePart(['scheduled_messages'], async (s) => ({
+  scheduled_messages: s.user
+    ? (await listScheduledMessages(s, s.user)).map((m) => (m.channelId != null ? { ...scheduledMessageRecord(m), topic: s.topicName(m.topic ?? '') } : scheduledMessageRecord(m)))
+    : [],
+}));

@@ -16,6 +16,8 @@ import { listMutedUsers, muteUser, unmuteUser } from './muted-users.ts';
 import { MutedUserType } from '../../schema/drafts.ts';
 import { imageArg } from '../../schema/emoji.ts';
 import { deleteAvatar, uploadAvatar } from './avatars.ts';
+// The area's part of register's initial state.
+import './initial-state.ts';
 
 builder.queryFields((t) => ({
   me: t.prismaField({

@@ -1,6 +1,8 @@
 // The initial data of POST /register: Zulip's `fetch_initial_state_data`. Each fetch type (event
 // type) contributes its fields only when `fetchEventTypes` is null or names it; the version fields
-// are always present. Areas contribute their own parts (parts.ts); the parts below predate that. The caller adds queue_id, last_event_id and idle_queue_timeout_secs.
+// are always present. Every other field comes from the area that owns it, as a part (parts.ts) beside
+// its actions and events; this module knows no area. The caller adds queue_id, last_event_id and
+// idle_queue_timeout_secs.
 //
 // Fetch type → fields:
 //   (always)                      zulip_version, zulip_feature_level, zulip_merge_base
@@ -33,11 +35,8 @@
 //   stop_words / giphy (giphy_api_key)
 import type { User } from '../../../prisma/generated/client/client.ts';
 import type { Context } from '../../../schema/context.ts';
-import { channelsState } from './channels.ts';
-import { messagesState } from './messages.ts';
-import { realmState, versionState } from './realm.ts';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../realm/version.ts';
 import { InitialState, type InitialStateOptions } from './state.ts';
-import { usersState } from './users.ts';
 import { buildParts } from './parts.ts';
 
 export type { InitialStateOptions } from './state.ts';
@@ -48,12 +47,7 @@ export type { InitialStateOptions } from './state.ts';
  */
 export async function buildInitialState(ctx: Context, user: User | null, options: InitialStateOptions): Promise<Record<string, unknown>> {
   const s = new InitialState(ctx, user, options);
-  const parts = await Promise.all([
-    realmState(s),
-    usersState(s),
-    channelsState(s),
-    messagesState(s),
-    ...buildParts(s),
-  ]);
-  return Object.assign(versionState(), ...parts);
+  const parts = await Promise.all(buildParts(s));
+  // The version fields are always sent, whatever the fetch types.
+  return Object.assign({ zulip_version: ZULIP_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, zulip_merge_base: ZULIP_MERGE_BASE }, ...parts);
 }

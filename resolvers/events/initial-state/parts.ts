@@ -16,6 +16,15 @@ export function initialStatePart(fetchTypes: readonly string[], build: (s: Initi
   parts.push({ fetchTypes, build });
 }
 
+/** A part that fills in its fields on a fresh object: `section(s, state)` sets them on `state`. */
+export function initialStateSection(fetchTypes: readonly string[], section: (s: InitialState, state: Json) => Promise<void>): void {
+  initialStatePart(fetchTypes, async (s) => {
+    const state: Json = {};
+    await section(s, state);
+    return state;
+  });
+}
+
 /** The parts the client wants, built concurrently. */
 export function buildParts(s: InitialState): Promise<Json>[] {
   return parts.filter((p) => p.fetchTypes.some((type) => s.want(type))).map((p) => p.build(s));

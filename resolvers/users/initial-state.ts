@@ -1,22 +1,23 @@
 // People: the user list (`realm_user`), the viewer's own account fields, bots the viewer
 // administers (`realm_bot`), presence and status. Each is built from a fixed number of queries.
-import { botRecordsFor } from '../../bots/bots.ts';
-import { canSeeDeliveryEmail } from '../../users/present.ts';
-import { avatarFields, avatarUrl } from '../../users/avatars.ts';
-import { isAdmin, isGuest, isModerator, isOwner, ROLE_GUEST, ROLE_MEMBER } from '../../users/roles.ts';
-import { toUnixSeconds } from '../../time.ts';
+import { botRecordsFor } from '../bots/bots.ts';
+import { canSeeDeliveryEmail } from './present.ts';
+import { avatarFields, avatarUrl } from './avatars.ts';
+import { isAdmin, isGuest, isModerator, isOwner, ROLE_GUEST, ROLE_MEMBER } from './roles.ts';
+import { toUnixSeconds } from '../time.ts';
 import {
   DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, INACCESSIBLE_USER_AVATAR_URL, INACCESSIBLE_USER_NAME, LONG_TERM_IDLE_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS,
-} from '../../limits.ts';
-import { effectiveSettings } from '../../settings/catalog.ts';
-import type { InitialState, Json } from './state.ts';
-import { userRecord } from '../../users/wire.ts';
-import { realmUrl } from '../../realm/urls.ts';
+} from '../limits.ts';
+import { effectiveSettings } from '../settings/catalog.ts';
+import type { InitialState, Json } from '../events/initial-state/state.ts';
+import { userRecord } from './wire.ts';
+import { realmUrl } from '../realm/urls.ts';
+import { initialStateSection } from '../events/initial-state/parts.ts';
 
 const DAY_MS = 86_400_000;
 
 /** The placeholder Zulip shows for a user the viewer may not see. */
-export function inaccessibleUser(userId: number, domain: string): Json {
+function inaccessibleUser(userId: number, domain: string): Json {
   return {
     email: `user${userId}@${domain}`,
     user_id: userId,
@@ -37,17 +38,6 @@ export function inaccessibleUser(userId: number, domain: string): Json {
 
 function botDomain(s: InitialState): string {
   return new URL(realmUrl(s.realm, s.config)).hostname;
-}
-
-export async function usersState(s: InitialState): Promise<Json> {
-  const state: Json = {};
-  const jobs: Promise<void>[] = [];
-  if (s.want('realm_user')) jobs.push(realmUserState(s, state));
-  if (s.want('realm_bot')) jobs.push(botsState(s, state));
-  if (s.want('presence')) jobs.push(presenceState(s, state));
-  if (s.want('user_status')) jobs.push(userStatusState(s, state));
-  await Promise.all(jobs);
-  return state;
 }
 
 async function realmUserState(s: InitialState, state: Json): Promise<void> {
@@ -227,3 +217,8 @@ async function userStatusState(s: InitialState, state: Json): Promise<void> {
   }
   state.user_status = statuses;
 }
+
+initialStateSection(['realm_user'], realmUserState);
+initialStateSection(['realm_bot'], botsState);
+initialStateSection(['presence'], presenceState);
+initialStateSection(['user_status'], userStatusState);

@@ -1,19 +1,20 @@
 // Channels: `subscription` (subscriptions, unsubscribed, never_subscribed), `stream` (streams),
 // default channels and channel folders. All channels of the realm are read once; access, group
 // settings, traffic and subscribers are then computed for the whole set in a few batched queries.
-import { folderWire } from '../../channels/folders.ts';
-import { defaultChannelIds } from '../../channels/default-streams.ts';
-import type { Channel, Subscription } from '../../../prisma/generated/client/client.ts';
-import { isAdmin, isGuest } from '../../users/roles.ts';
-import { channelRecord, subscriptionFields, weeklyTraffic } from '../../channels/wire.ts';
-import { toUnixSeconds } from '../../time.ts';
+import { folderWire } from './folders.ts';
+import { defaultChannelIds } from './default-streams.ts';
+import type { Channel, Subscription } from '../../prisma/generated/client/client.ts';
+import { isAdmin, isGuest } from '../users/roles.ts';
+import { channelRecord, subscriptionFields, weeklyTraffic } from './wire.ts';
+import { toUnixSeconds } from '../time.ts';
 import {
   CHANNEL_ASSIGNMENT_COLORS,
-} from '../../limits.ts';
-import { effectiveSettings } from '../../settings/catalog.ts';
-import { subscriberLists } from '../../channels/members.ts';
-import { metadataAccessGroupIds } from '../../channels/permission-settings.ts';
-import type { InitialState, Json } from './state.ts';
+} from '../limits.ts';
+import { effectiveSettings } from '../settings/catalog.ts';
+import { subscriberLists } from './members.ts';
+import { metadataAccessGroupIds } from './permission-settings.ts';
+import type { InitialState, Json } from '../events/initial-state/state.ts';
+import { initialStatePart, initialStateSection } from '../events/initial-state/parts.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -47,19 +48,6 @@ function channelData(s: InitialState) {
 /** Is web-public content served to spectators at all (server setting and realm setting)? */
 function spectatorsAllowed(s: InitialState): boolean {
   return s.config.webPublicStreamsEnabled && s.realm.enableSpectatorAccess;
-}
-
-export async function channelsState(s: InitialState): Promise<Json> {
-  const state: Json = {};
-  const jobs: Promise<void>[] = [];
-  if (s.want('subscription')) jobs.push(s.user ? subscriptionState(s, state) : spectatorSubscriptions(s, state));
-  if (s.want('stream')) jobs.push(streamsState(s, state));
-  if (s.want('default_streams')) jobs.push(defaultStreamsState(s, state));
-  // Parley has no default channel groups.
-  if (s.want('default_stream_groups')) state.realm_default_stream_groups = [];
-  if (s.want('channel_folders')) jobs.push(channelFoldersState(s, state));
-  await Promise.all(jobs);
-  return state;
 }
 
 /** The viewer's access to each channel, decided in memory from their subscriptions and groups. */
@@ -196,3 +184,10 @@ async function channelFoldersState(s: InitialState, state: Json): Promise<void> 
   });
   state.channel_folders = (s.user || spectatorsAllowed(s) ? folders : []).map(folderWire);
 }
+
+initialStateSection(['subscription'], (s, state) => (s.user ? subscriptionState(s, state) : spectatorSubscriptions(s, state)));
+initialStateSection(['stream'], streamsState);
+initialStateSection(['default_streams'], defaultStreamsState);
+// Parley has no default channel groups.
+initialStatePart(['default_stream_groups'], async () => ({ realm_default_stream_groups: [] }));
+initialStateSection(['channel_folders'], channelFoldersState);

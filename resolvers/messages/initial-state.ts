@@ -1,28 +1,13 @@
-// Message-derived state: max_message_id, unread_msgs, recent_private_conversations,
-// starred_messages, scheduled_messages and reminders.
-import { MAX_STARRED_MESSAGES, MAX_UNREAD_MESSAGES, RECENT_PRIVATE_MESSAGES_LIMIT } from '../../limits.ts';
-import type { InitialState, Json } from './state.ts';
-import { listScheduledMessages } from '../../scheduled/schedule.ts';
-import { listReminders } from '../../scheduled/reminders.ts';
-import { reminderRecord, scheduledMessageRecord } from '../../scheduled/wire.ts';
+// Register's message-derived state: max_message_id, unread_msgs, recent_private_conversations
+// and starred_messages.
+import { MAX_STARRED_MESSAGES, MAX_UNREAD_MESSAGES, RECENT_PRIVATE_MESSAGES_LIMIT } from '../limits.ts';
+import type { InitialState, Json } from '../events/initial-state/state.ts';
+import { initialStateSection } from '../events/initial-state/parts.ts';
 
 // UserTopic.visibilityPolicy values.
 const MUTED = 1;
 const UNMUTED = 2;
 const FOLLOWED = 3;
-
-export async function messagesState(s: InitialState): Promise<Json> {
-  const state: Json = {};
-  const jobs: Promise<void>[] = [];
-  if (s.want('message')) jobs.push(maxMessageIdState(s, state));
-  if (s.want('message') && s.want('update_message_flags')) jobs.push(unreadState(s, state));
-  if (s.want('recent_private_conversations')) jobs.push(recentConversationsState(s, state));
-  if (s.want('starred_messages')) jobs.push(starredState(s, state));
-  if (s.want('scheduled_messages')) jobs.push(scheduledState(s, state));
-  if (s.want('reminders')) jobs.push(remindersState(s, state));
-  await Promise.all(jobs);
-  return state;
-}
 
 async function maxMessageIdState(s: InitialState, state: Json): Promise<void> {
   if (!s.user) {
@@ -237,22 +222,10 @@ async function starredState(s: InitialState, state: Json): Promise<void> {
   state.starred_messages = rows.map((r) => r.messageId);
 }
 
-/** Undelivered scheduled messages (not reminders), soonest first. */
-async function scheduledState(s: InitialState, state: Json): Promise<void> {
-  if (!s.user) {
-    state.scheduled_messages = [];
-    return;
-  }
-  // Register names the empty topic as the client asked; the record keeps it as stored.
-  state.scheduled_messages = (await listScheduledMessages(s, s.user)).map((m) =>
-    m.channelId != null ? { ...scheduledMessageRecord(m), topic: s.topicName(m.topic ?? '') } : scheduledMessageRecord(m));
-}
-
-/** Undelivered message reminders, soonest first. */
-async function remindersState(s: InitialState, state: Json): Promise<void> {
-  if (!s.user) {
-    state.reminders = [];
-    return;
-  }
-  state.reminders = (await listReminders(s, s.user)).map(reminderRecord);
-}
+initialStateSection(['message'], maxMessageIdState);
+// unread_msgs comes with `message` and `update_message_flags` together, as in Zulip.
+initialStateSection(['update_message_flags'], async (s, state) => {
+  if (s.want('message')) await unreadState(s, state);
+});
+initialStateSection(['recent_private_conversations'], recentConversationsState);
+initialStateSection(['starred_messages'], starredState);

@@ -1,12 +1,11 @@
 // The `realm` fetch type: organization settings, server settings and limits. The per-realm lists
 // (domains, emoji, linkifiers, playgrounds, custom profile fields, bot services) are their areas' parts.
-import { realmUrl } from '../../realm/urls.ts';
-import { SERVER_EMOJI_DATA_PATH } from '../../emoji/unicode.ts';
-import { serverSettings } from '../../realm/server-settings.ts';
-import { brandingState } from '../../realm/branding.ts';
-import { THUMBNAIL_FORMATS } from '../../uploads/images.ts';
-import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../realm/version.ts';
-import { toUnixSeconds } from '../../time.ts';
+import { realmUrl } from './urls.ts';
+import { SERVER_EMOJI_DATA_PATH } from '../emoji/unicode.ts';
+import { serverSettings } from './server-settings.ts';
+import { brandingState } from './branding.ts';
+import { THUMBNAIL_FORMATS } from '../uploads/images.ts';
+import { toUnixSeconds } from '../time.ts';
 import {
   DEFAULT_EXTERNAL_ACCOUNTS, DEFAULT_JITSI_SERVER_URL, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECS,
   GIPHY_RATING_OPTIONS, MAX_AVATAR_FILE_SIZE_MIB, MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, MAX_DEACTIVATED_REALM_DELETION_DAYS, MAX_ICON_FILE_SIZE_MIB,
@@ -14,17 +13,13 @@ import {
   PASSWORD_MIN_LENGTH, PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS,
   SERVER_GENERATION, STOP_WORDS, TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS,
   TYPING_STOPPED_WAIT_MS, VIDEO_CHAT_PROVIDERS,
-} from '../../limits.ts';
-import { SUPPORTED_PERMISSION_SETTINGS } from '../../groups/permission-settings.ts';
-import { REPORT_MESSAGE_TYPES } from '../../reports/report.ts';
-import { REALM_GROUP_SETTINGS, realmSettingsState } from '../../realm/settings.ts';
-import type { GroupIndex } from '../../groups/group-index.ts';
-import type { InitialState, Json } from './state.ts';
-
-/** Always sent, whatever the fetch types. */
-export function versionState(): Json {
-  return { zulip_version: ZULIP_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, zulip_merge_base: ZULIP_MERGE_BASE };
-}
+} from '../limits.ts';
+import { SUPPORTED_PERMISSION_SETTINGS } from '../groups/permission-settings.ts';
+import { REPORT_MESSAGE_TYPES } from '../reports/report.ts';
+import { REALM_GROUP_SETTINGS, realmSettingsState } from './settings.ts';
+import type { GroupIndex } from '../groups/group-index.ts';
+import type { InitialState, Json } from '../events/initial-state/state.ts';
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 // Deprecated integer policies derived from group settings: the value for the setting's system
 // group, else the one for the largest group the old policy could express.
@@ -39,7 +34,7 @@ function legacyPolicy(groups: GroupIndex, groupId: number | null, table: Record<
   return name != null && name in table ? table[name]! : fallback;
 }
 
-export async function realmState(s: InitialState): Promise<Json> {
+async function realmState(s: InitialState): Promise<Json> {
   const state: Json = {};
   const { realm, config, user } = s;
   const url = realmUrl(realm, config);
@@ -127,3 +122,5 @@ export async function realmState(s: InitialState): Promise<Json> {
   if (s.want('giphy')) state.giphy_api_key = '';
   return state;
 }
+
+initialStatePart(['realm', 'realm_billing', 'stop_words', 'giphy'], realmState);
