@@ -6,7 +6,7 @@ import { CHANNEL_PERMISSION_SETTINGS } from './permission-settings.ts';
 
 type Json = Record<string, unknown>;
 
-/** What building a record needs to know about groups (see initial-state/groups.ts GroupIndex). */
+/** What building a record needs to know about groups (see groups/group-index.ts GroupIndex). */
 export interface GroupLookup {
   settingValue(groupId: number | null): number | { direct_members: number[]; direct_subgroups: number[] };
   systemName(groupId: number | null): string | null | undefined;
