@@ -47,7 +47,7 @@ import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { basicAuth, percentile } from './load.ts';
 import { createScratchDatabase } from '../prisma/scratch-database.ts';
-import { env, intEnv } from './env.ts';
+import { env, intEnv, serverNodeFlags } from './env.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -184,18 +184,6 @@ function stopChild(child: ChildProcess, ms: number): Promise<void> {
     const timer = setTimeout(() => { child.kill('SIGKILL'); }, ms);
     child.once('exit', () => { clearTimeout(timer); children.delete(child); resolve(); });
   });
-}
-
-/**
- * The Node flags `npm start` gives the server (package.json's start script, e.g. V8's heap sizing):
- * every server measured here runs with them, as it runs in production.
- */
-function serverNodeFlags(): string[] {
-  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  const words = start.split(/\s+/);
-  const flags: string[] = [];
-  for (let i = words.indexOf('node') + 1; i > 0 && i < words.length && words[i]!.startsWith('--') && words[i] !== '--import'; i++) flags.push(words[i]!);
-  return flags;
 }
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */

@@ -9,6 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import type { LoadResult } from './load.ts';
+import { serverNodeFlags } from './env.ts';
 // The test suite's own clean-up of a Redis key prefix (bench and tests are both development tools).
 import { dropRedisKeys } from '../test/support/redis.ts';
 
@@ -92,7 +93,7 @@ interface Cluster {
 }
 
 async function startCluster(workers: number, env: Record<string, string>): Promise<Cluster> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), '--import', 'tsx', 'main.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '', PORT: '0', PARLEY_WORKERS: String(workers), PARLEY_RATE_LIMITING: '0', ...env },
