@@ -151,6 +151,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(options.dataDir ?? './data', log, options.pgliteTemplate);
 }
 
+/**
+ * Sends a connection's queries one after another. A transaction's statements share one connection,
+ * and Prisma sends those of a `Promise.all` inside a transaction at once; pg used to queue them
+ * itself, which pg 8.19 deprecates (a warning per process) and pg 9 will refuse. Queued here, they
+ * run in the same order as pg ran them.
+ */
+function queueQueries(client: { query: (...args: any[]) => unknown }): void {
+  const query = client.query.bind(client);
+  let tail: Promise<unknown> = Promise.resolve();
+  client.query = (...args: any[]) => {
+    // The callback and submittable forms (pg-pool's own `pool.query`) keep pg's behaviour.
+    if (typeof args.at(-1) === 'function' || typeof args[0]?.submit === 'function') return query(...args);
+    const run = tail.then(() => query(...args));
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
 async function openPostgres(url: string, log: (line: string) => void, poolSize = 10): Promise<Database> {
   const pg = (await import('pg')).default;
   const { PrismaPg } = await import('@prisma/adapter-pg');
@@ -169,6 +187,7 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
   // An idle connection dropped by the server (restart, failover, admin) is replaced on next use;
   // without a listener the pool's 'error' event would crash the process.
   pool.on('error', (error) => log(`database connection lost: ${error.message}`));
+  pool.on('connect', queueQueries);
   const writes = new WriteSignal();
   const prisma = withTransactionRetries(watchWrites(new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }), writes));
   const driver = pgDriver(pool, pg.types);
