@@ -57,7 +57,6 @@ async function realmState(s: InitialState): Promise<Json> {
       realm_push_notifications_enabled_end_timestamp: null,
       realm_presence_disabled: user == null,
       realm_is_zephyr_mirror_realm: false,
-      realm_upload_quota_mib: null,
       realm_plan_type: 1,
       zulip_plan_is_not_limited: true,
       upgrade_text_for_wide_organization_logo: 'Available on Zulip Cloud Standard. Upgrade to access.',

@@ -49,5 +49,20 @@ export async function buildInitialState(ctx: Context, user: User | null, options
   const s = new InitialState(ctx, user, options);
   const parts = await Promise.all(buildParts(s));
   // The version fields are always sent, whatever the fetch types.
-  return Object.assign({ zulip_version: ZULIP_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, zulip_merge_base: ZULIP_MERGE_BASE }, ...parts);
+  const state: Record<string, unknown> = { zulip_version: ZULIP_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL, zulip_merge_base: ZULIP_MERGE_BASE };
+  for (const part of parts) {
+    for (const key in part) {
+      // Parts are merged in the order their modules load: a field two parts write would take
+      // whichever loaded last. Each field has one owner; tests fail on a second.
+      if (key in state) overlapping(key);
+      state[key] = part[key];
+    }
+  }
+  return state;
+}
+
+function overlapping(key: string): void {
+  const message = `register's initial state: more than one part writes ${key}`;
+  if (process.env.NODE_ENV === 'test') throw new Error(message);
+  console.error(`[parley] ${message}`);
 }
