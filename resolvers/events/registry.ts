@@ -91,10 +91,12 @@ export class QueueRegistry implements EventQueues<EventQueue> {
   private readonly isRegistered = (queue: EventQueue): boolean => this.queues.has(queue.id);
 
   delete(queue: EventQueue): void {
-    queue.release();
+    // Unregistered first: a stream woken by the release must find the queue gone and end, not send
+    // a heartbeat from it.
     this.queues.delete(queue.id);
     forget(this.byUser, queue.userId ?? -1, queue);
     forget(this.publicListeners, queue.realmId, queue);
+    queue.release();
   }
 
   deleteUserQueues(realmId: number, userId: number): void {

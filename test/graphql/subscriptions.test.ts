@@ -119,6 +119,32 @@ describe('subscription queueEvents', () => {
     await anonymous.dispose();
     expect(anon.errors).toBeDefined();
   });
+
+  it('ends when the queue is deleted, with nothing more from it', async () => {
+    const queueId = await registerQueue(bob);
+    const client = wsClient(bob);
+    const results: any[] = [];
+    let sawMessage!: () => void;
+    const messageSeen = new Promise<void>((resolve) => { sawMessage = resolve; });
+    const ended = new Promise<string>((resolve) => {
+      client.subscribe({ query: SUBSCRIBE, variables: { q: queueId } }, {
+        next: (result) => {
+          results.push(result);
+          if ((result.data as any)?.queueEvents?.type === 'message') sawMessage();
+        },
+        error: () => resolve('error'),
+        complete: () => resolve('complete'),
+      });
+    });
+    await sendDirect(t.client(alice), [bob.userId], 'before the queue goes');
+    await messageSeen;
+    const before = results.length;
+    expect((await t.client(bob).delete('/events', { queue_id: queueId })).status).toBe(200);
+    expect(await ended).toBe('complete');
+    await client.dispose();
+    // Neither a heartbeat nor anything else from a queue that no longer exists.
+    expect(results.slice(before)).toEqual([]);
+  });
 });
 
 /** Collects `count` results of a typed subscription field. */
