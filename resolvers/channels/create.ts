@@ -9,7 +9,7 @@ import { subscribeInTransaction, validateChannelName, type SubscribeInput } from
 import { publishSubscribeEvents, sendNewSubscriptionMessages } from './subscribe-events.ts';
 import { publishDefaultStreams } from './default-streams.ts';
 
-export interface CreateChannelInput extends Omit<SubscribeInput, 'subscriptions' | 'principals' | 'authorizationErrorsFatal' | 'exactPrincipals'> {
+export interface CreateChannelInput extends Omit<SubscribeInput, 'subscriptions' | 'principals' | 'authorizationErrorsFatal' | 'exactPrincipals' | 'createOnly'> {
   name: string;
   description?: string | null;
   subscribers: number[];
@@ -20,14 +20,12 @@ export async function createChannel(ctx: Context, actor: User, input: CreateChan
   let outcome;
   try {
     outcome = await ctx.db.$transaction(async (tx) => {
+      // Checked first, so a taken name is the error whatever else is wrong with the request;
+      // `createOnly` covers a parallel request that takes the name after this check.
       if (await findChannelByName(tx, ctx.realm.id, name)) throw new ChannelAlreadyExistsError(name);
-      const result = await subscribeInTransaction(tx, ctx, actor, {
-        ...input, subscriptions: [{ name, description: input.description ?? '' }], principals: input.subscribers, exactPrincipals: true,
+      return subscribeInTransaction(tx, ctx, actor, {
+        ...input, subscriptions: [{ name, description: input.description ?? '' }], principals: input.subscribers, exactPrincipals: true, createOnly: true,
       });
-      // Each statement sees what others committed since the check above (read committed): a
-      // parallel request may have created the name in between, and this one merely subscribed to it.
-      if (!result.created.length) throw new ChannelAlreadyExistsError(name);
-      return result;
     });
   } catch (error) {
     // Two requests creating the same name at once: the unique index refuses the second.

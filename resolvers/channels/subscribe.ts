@@ -3,7 +3,7 @@
 import type { Channel, Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import type { SubscribeResultShape } from '../../schema/channels.ts';
-import { BadRequestError, OrganizationOwnerRequiredError, PermissionDeniedError } from '../errors.ts';
+import { BadRequestError, ChannelAlreadyExistsError, OrganizationOwnerRequiredError, PermissionDeniedError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { parseGroupSettingInput, resolveGroupSetting, type GroupSettingInput } from '../groups/setting-value.ts';
 import { defaultChannelPermissions } from './defaults.ts';
@@ -35,6 +35,8 @@ export interface SubscribeInput {
   folderId?: number | null;
   /** Subscribe exactly `principals`, even none (POST /channels/create), rather than the actor by default. */
   exactPrincipals?: boolean;
+  /** Create the channels or fail: an existing name is CHANNEL_ALREADY_EXISTS (POST /channels/create). */
+  createOnly?: boolean;
 }
 
 export interface SubscribeOutcome {
@@ -220,6 +222,7 @@ export async function subscribeInTransaction(tx: Prisma.TransactionClient, ctx: 
   for (const spec of specs) {
     if (channels.some((c) => c.channel.name.toLowerCase() === spec.name.toLowerCase())) continue;
     const existing = await findChannelByName(tx, ctx.realm.id, spec.name);
+    if (existing && input.createOnly) throw new ChannelAlreadyExistsError(spec.name);
     if (existing) {
       channels.push({ channel: existing, isNew: false });
       continue;

@@ -65,10 +65,12 @@ describe('POST /channels/create', () => {
   });
 
   it('creates one channel when the same name is created by parallel requests', async () => {
-    // Several rounds: a losing request can pass the name check before the winner commits.
+    // Several rounds: a losing request can pass the name check before the winner commits. Every
+    // other round the channel is private, which the losers may not see, let alone join.
     for (let round = 0; round < 8; round++) {
       const creators = [alice, bob, admin, alice, bob, admin];
-      const results = await Promise.all(creators.map((u) => t.client(u).post('/channels/create', { name: `race track ${round}`, subscribers: [u.userId] })));
+      const inviteOnly = round % 2 === 1;
+      const results = await Promise.all(creators.map((u) => t.client(u).post('/channels/create', { name: `race track ${round}`, subscribers: [u.userId], invite_only: inviteOnly })));
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       for (const r of results.filter((r) => r.status !== 200)) expect(r.body).toMatchObject({ code: 'CHANNEL_ALREADY_EXISTS' });
       const winner = creators[results.findIndex((r) => r.status === 200)]!;
