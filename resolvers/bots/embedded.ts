@@ -1,7 +1,7 @@
 // Embedded bots: bots whose logic runs inside the server. Zulip runs handlers from its zulip_bots
-import { initialStatePart } from '../events/initial-state/parts.ts';
 // Python package; Parley has its own handlers for the two that need no outside service or storage:
 // helloworld and encrypt (ROT13). A handler answers a message with the reply's content, or null.
+import { initialStatePart } from '../events/initial-state/parts.ts';
 
 export type EmbeddedHandler = (query: string) => string | null;
 
