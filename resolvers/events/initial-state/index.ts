@@ -54,7 +54,7 @@ export async function buildInitialState(ctx: Context, user: User | null, options
     for (const key in part) {
       // Parts are merged in the order their modules load: a field two parts write would take
       // whichever loaded last. Each field has one owner; tests fail on a second.
-      if (key in state) overlapping(key);
+      if (Object.hasOwn(state, key)) overlapping(key);
       state[key] = part[key];
     }
   }
