@@ -18,13 +18,11 @@ export interface Database {
   /** Writes through `prisma` to the rows resolvers/row-cache.ts keeps (raw SQL is not seen). */
   writes: WriteSignal;
   kind: 'postgresql' | 'pglite';
-  /** Runs the hot paths' statements through the driver itself (see driverQuery). */
-  driver: DriverQueries;
   close(): Promise<void>;
 }
 
 /** Statements sent through the driver, bypassing the Prisma client's runtime. */
-export interface DriverQueries {
+interface DriverQueries {
   query<Row>(sql: Prisma.Sql, options?: DriverQueryOptions): Promise<Row[]>;
 }
 
@@ -190,13 +188,11 @@ async function openPostgres(url: string, log: (line: string) => void, poolSize =
   pool.on('connect', queueQueries);
   const writes = new WriteSignal();
   const prisma = withTransactionRetries(watchWrites(new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }), writes));
-  const driver = pgDriver(pool, pg.types);
-  drivers.set(prisma, driver);
+  drivers.set(prisma, pgDriver(pool, pg.types));
   return {
     prisma,
     writes,
     kind: 'postgresql',
-    driver,
     close: async () => { await prisma.$disconnect(); await pool.end().catch(() => {}); },
   };
 }
@@ -238,13 +234,11 @@ async function openPglite(dataDir: string, log: (line: string) => void, template
   await applyMigrations(runner, log);
   const writes = new WriteSignal();
   const prisma = withTransactionRetries(watchWrites(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }), writes));
-  const driver = pgliteDriver(client);
-  drivers.set(prisma, driver);
+  drivers.set(prisma, pgliteDriver(client));
   return {
     prisma,
     writes,
     kind: 'pglite',
-    driver,
     close: async () => { await prisma.$disconnect(); await client.close(); release(); },
   };
 }
