@@ -1,18 +1,15 @@
 // The messages area through /graphql: the operations POST/GET/PATCH/DELETE /messages, reactions and
 // flags run, with the same rules and error codes the REST API answers with.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Credentials } from '../support/client.ts';
 import { fails, ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
 let general: number;
 let secret: number;
+const t = useTestServer();
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 const SEND = `mutation($type: String!, $to: JSON!, $topic: String, $content: String!) {
   sendMessage(type: $type, to: $to, topic: $topic, content: $content) }`;
@@ -37,15 +34,12 @@ const toChannel = (as: Credentials, to: string | number, topic: string, content:
 const getMessage = async (as: Credentials, id: number, extra: Record<string, unknown> = {}) => (await ok(t, MESSAGE, { id, ...extra }, as)).message;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   general = (await ok(t, '{ channelIdByName(name: "general") }', {}, t.owner)).channelIdByName;
   // A private channel of the owner and Bob; Alice and Carol are not in it.
   await ok(t, `mutation($p: JSON) { subscribe(subscriptions: [{ name: "secret" }], inviteOnly: true, principals: $p) { subscribed } }`,
     { p: [t.owner.userId, bob.userId] }, t.owner);
   secret = (await ok(t, '{ channelIdByName(name: "secret") }', {}, t.owner)).channelIdByName;
 });
-afterAll(async () => { await t?.close(); });
 
 describe('sendMessage to a channel', () => {
   it('sends by channel name and by ID and returns increasing message IDs', async () => {

@@ -1,23 +1,15 @@
 // Alert words (Zulip's /users/me/alert_words): one's own list only, case-insensitive and kept in the
 // owner's spelling, words of at most 100 characters, `alert_words` events with the whole list to the
 // owner only, and the register response's `alert_words`; the same through GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-});
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
 async function words(c: ApiClient): Promise<string[]> {
   const res = await c.get('/users/me/alert_words');

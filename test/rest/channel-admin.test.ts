@@ -1,31 +1,23 @@
 // PATCH /streams/{stream_id} and DELETE /streams/{stream_id}: who may change what, the rules of each
 // setting, and the events each change sends to exactly the users who may see the channel.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeBot, sendToChannel, type MadeUser, makeOtherRealmOwner, updateRealm, makeTeam, makeChannelFolder } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendToChannel, updateRealm, makeChannelFolder } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useBot, useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser; // member; creates channels, so administers them
-let bob: MadeUser; // member
-let guest: MadeUser;
-let bot: MadeUser; // owned by alice
-let stranger: Credentials; // the owner of another organization
+// alice: member; creates channels, so administers them
+// bob: member
+// bot: owned by alice
+// stranger: the owner of another organization
+const t = useTestServer();
+const { admin, moderator, alice, bob, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']);
+const bot = useBot(t, alice, { fullName: 'Botty' });
+const stranger = useOtherRealmOwner(t, 'other');
 const OTHER = 'other.localhost';
 
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
-  bot = await makeBot(t, alice, { fullName: 'Botty' });
-  stranger = await makeOtherRealmOwner(t, 'other');
-});
-afterAll(async () => { await t?.close(); });
-
 const as = (who: Credentials) => (who === stranger ? t.client(who, OTHER) : t.client(who));
-const channel = async (id: number) => t.server.database.prisma.channel.findUniqueOrThrow({ where: { id } });
+const channel = async (id: number) => t.db.channel.findUniqueOrThrow({ where: { id } });
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}-${++seq}`;
 
@@ -248,7 +240,7 @@ describe('PATCH /streams/{stream_id}: is_default_stream', () => {
     const [event] = await events(t.client(bob), q, 'default_streams');
     expect(event.default_streams).toContain(id);
     expect((await t.client(admin).patch(`/streams/${id}`, { is_default_stream: false })).status).toBe(200);
-    expect(await t.server.database.prisma.defaultChannel.count({ where: { channelId: id } })).toBe(0);
+    expect(await t.db.defaultChannel.count({ where: { channelId: id } })).toBe(0);
   });
 
   it('a channel administrator who is not an organization administrator may not', async () => {
@@ -256,7 +248,7 @@ describe('PATCH /streams/{stream_id}: is_default_stream', () => {
     const res = await t.client(alice).patch(`/streams/${id}`, { is_default_stream: true });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
-    expect(await t.server.database.prisma.defaultChannel.count({ where: { channelId: id } })).toBe(0);
+    expect(await t.db.defaultChannel.count({ where: { channelId: id } })).toBe(0);
   });
 });
 
@@ -297,7 +289,7 @@ describe('PATCH /streams/{stream_id}: topics_policy', () => {
 
   it('needs the organization\'s can_set_topics_policy_group as well as channel administration', async () => {
     const id = await makeChannel(t.client(alice), fresh('policy-perm'));
-    const prisma = t.server.database.prisma;
+    const prisma = t.db;
     const realm = await prisma.realm.findUniqueOrThrow({ where: { id: (await channel(id)).realmId } });
     const admins = await prisma.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:administrators', isSystemGroup: true } });
     await updateRealm(t, { can_set_topics_policy_group: { new: admins.id } });
@@ -349,8 +341,8 @@ describe('PATCH /streams/{stream_id}: folder_id', () => {
 
 describe('PATCH /streams/{stream_id}: permission settings', () => {
   const systemGroup = async (name: string) =>
-    (await t.server.database.prisma.userGroup.findFirstOrThrow({
-      where: { name, isSystemGroup: true, realmId: (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: t.owner.userId } })).realmId },
+    (await t.db.userGroup.findFirstOrThrow({
+      where: { name, isSystemGroup: true, realmId: (await t.db.user.findUniqueOrThrow({ where: { id: t.owner.userId } })).realmId },
     })).id;
 
   it('sets each setting with {new} and sends its value', async () => {
@@ -479,7 +471,7 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     const messageId = await sendToChannel(t.client(alice), name, 'old news', 'before archiving');
     await t.client(admin).patch(`/streams/${id}`, { is_default_stream: true });
     expect((await t.client(alice).delete(`/streams/${id}`)).status).toBe(200);
-    expect(await t.server.database.prisma.defaultChannel.count({ where: { channelId: id } })).toBe(0);
+    expect(await t.db.defaultChannel.count({ where: { channelId: id } })).toBe(0);
     const send = await t.client(alice).post('/messages', { type: 'channel', to: id, topic: 'new', content: 'after' });
     expect(send.status).toBe(400);
     const read = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: id }] });
@@ -530,7 +522,7 @@ describe('DELETE /streams/{stream_id}: archiving', () => {
     expect((await t.client(alice).delete(`/streams/${id}`)).status).toBe(200);
     const realmEvents = await events(t.client(bob), reg.body.queue_id, 'realm');
     expect(realmEvents.map((e) => [e.property, e.value])).toEqual([['new_stream_announcements_stream_id', -1], ['signup_announcements_stream_id', -1]]);
-    const realm = await t.server.database.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
+    const realm = await t.db.realm.findUniqueOrThrow({ where: { id: realmId } });
     expect([realm.newStreamAnnouncementsChannelId, realm.signupAnnouncementsChannelId]).toEqual([null, null]);
     expect(await events(t.client(bob), q, 'realm')).toEqual([]);
   });

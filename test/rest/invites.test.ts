@@ -3,34 +3,28 @@
 // links lead to the server-rendered pages, which create the account with the invitation's role,
 // channels and groups, or set the new password. Without SMTP, GraphQL hands out the links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser, updateRealm } from '../support/factories.ts';
+import { startTestServer } from '../support/server.ts';
+import { makeChannel, makeUser, updateRealm } from '../support/factories.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let smtp: SmtpSink;
-let admin: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
 let secretChannel: number;
 let n = 0;
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+});
+const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const { admin, alice, bob, guest } = useTeam(t, ['admin', 'alice', 'bob', 'guest'], { alice: { fullName: 'Alice' }, guest: { fullName: 'Guest', role: 600 } });
 const STRONG = 'tangerine orbit lantern 42';
 
 beforeAll(async () => {
-  smtp = await startSmtpSink();
-  t = await startTestServer({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' });
-  admin = await makeUser(t, { fullName: 'Admin', role: 200 });
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  guest = await makeUser(t, { fullName: 'Guest', role: 600 });
   secretChannel = await makeChannel(t.client(alice), 'alice secret', { invite_only: true });
 });
 afterAll(async () => {
-  await t?.close();
   await smtp?.close();
 });
 
@@ -84,7 +78,7 @@ describe('POST /invites', () => {
 
   it('answers Zulip\'s errors and invites nobody', async () => {
     const c = t.client(alice);
-    const before = await t.server.database.prisma.invitation.count();
+    const before = await t.db.invitation.count();
     const cases: [ApiClient, Record<string, unknown>, string][] = [
       [c, { invitee_emails: '', stream_ids: '[]' }, 'You must specify at least one email address.'],
       [c, { invitee_emails: fresh(), stream_ids: '[]', invite_as: 200 }, 'Must be an organization administrator'],
@@ -105,7 +99,7 @@ describe('POST /invites', () => {
     });
     const existing = await c.post('/invites', { invitee_emails: bob.email, stream_ids: '[]' });
     expect(existing.body).toMatchObject({ code: 'INVITATION_FAILED', msg: "We weren't able to invite anyone.", errors: [[bob.email, 'Already has an account.', false]] });
-    expect(await t.server.database.prisma.invitation.count()).toBe(before);
+    expect(await t.db.invitation.count()).toBe(before);
   });
 
   it('invites the new addresses of a mixed list and reports the others (INVITATION_FAILED)', async () => {
@@ -141,7 +135,7 @@ describe('POST /invites', () => {
   });
 
   it('follows can_invite_users_group', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
     const admins = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:administrators' } });
     await updateRealm(t, { can_invite_users_group: { new: admins.id } });
@@ -201,7 +195,7 @@ describe('the sign-up page', () => {
     await t.client(alice).post('/invites', { invitee_emails: email, stream_ids: '[]' });
     const path = joinLink(email);
     const id = (await t.client(alice).get('/invites')).body.invites.find((i: any) => i.email === email).id;
-    const db = t.server.database.prisma;
+    const db = t.db;
     await db.invitation.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await page(path)).html).toContain('expired');
     expect((await page(path, { full_name: 'Late', password: STRONG })).status).toBe(404);

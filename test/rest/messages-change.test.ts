@@ -1,22 +1,16 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendDirect, sendToChannel, type MadeUser, updateChannel, makeTeam } from '../support/factories.ts';
-import type { ApiClient, Credentials } from '../support/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendDirect, sendToChannel, updateChannel } from '../support/factories.ts';
+import type { Credentials } from '../support/client.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
+const t = useTestServer();
+const owner = t.ownerClient;
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = t.client(t.owner);
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'vault', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('PATCH /messages/{message_id}', () => {
   it('edits content and records the previous version in edit_history', async () => {
@@ -71,7 +65,7 @@ describe('PATCH /messages/{message_id}', () => {
   });
 
   it('moving into a channel requires permission to post there', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     await makeChannel(owner, 'announcements');
     const announcements = (await owner.get('/get_stream_id', { stream: 'announcements' })).body.stream_id;
     const admins = await db.userGroup.findFirstOrThrow({ where: { name: 'role:administrators' } });
@@ -109,7 +103,7 @@ describe('PATCH /messages/{message_id}', () => {
 
   it('refuses content edits after the time limit', async () => {
     const id = await sendToChannel(t.client(alice), 'general', 'late', 'too late');
-    await t.server.database.prisma.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 3600_000) } });
+    await t.db.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 3600_000) } });
     const res = await t.client(alice).patch(`/messages/${id}`, { content: 'changed' });
     expect(res.status).toBe(400);
     expect(res.body.msg).toBe('The time limit for editing this message has passed');

@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeChannel, makeUser, sendDirect, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
-import type { ApiClient, Credentials } from '../support/client.ts';
+import { describe, expect, it } from 'vitest';
+import { makeBot, makeChannel, makeUser, sendDirect, type MadeUser, updateRealm } from '../support/factories.ts';
+import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let admin: MadeUser;
-let moderator: MadeUser;
-let member: MadeUser;
-let guest: MadeUser;
-let bot: Credentials;
-
-const db = () => t.server.database.prisma;
+const t = useTestServer();
+const owner = t.ownerClient;
+const { admin, moderator, member, guest } = useTeam(t, ['admin', 'moderator', 'member', 'guest']);
+const bot = useBot(t, member, { fullName: 'Helper Bot' });
 
 const register = async (client: ApiClient, eventTypes = ['realm_user', 'realm_bot', 'subscription', 'user_group', 'custom_profile_fields']) => (await registerQueue(client, { event_types: eventTypes, fetch_event_types: ['realm'] })).queue_id;
 
 async function roleOf(userId: number): Promise<number> {
-  return (await db().user.findUniqueOrThrow({ where: { id: userId } })).role;
+  return (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).role;
 }
 
 async function systemGroupsOf(userId: number): Promise<string[]> {
-  const rows = await db().userGroupMember.findMany({ where: { userId, group: { isSystemGroup: true } }, select: { group: { select: { name: true } } } });
+  const rows = await t.db.userGroupMember.findMany({ where: { userId, group: { isSystemGroup: true } }, select: { group: { select: { name: true } } } });
   return rows.map((r) => r.group.name!).sort();
 }
 
@@ -33,14 +28,6 @@ function expectError(res: { status: number; body: any }, msg: string, code = rol
   expect(res.body).toMatchObject({ result: 'error', msg, code });
 }
 
-beforeAll(async () => {
-  t = await startTestServer();
-  owner = t.client(t.owner);
-  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
-  bot = await makeBot(t, member, { fullName: 'Helper Bot' });
-});
-afterAll(async () => { await t?.close(); });
-
 describe('PATCH /users/{user_id}: who may', () => {
   it.each([
     ['a moderator', () => moderator],
@@ -51,13 +38,13 @@ describe('PATCH /users/{user_id}: who may', () => {
     const target = await makeUser(t, { fullName: 'Target Person' });
     const res = await t.client(who()).patch(`/users/${target.userId}`, { full_name: 'Changed Name' });
     expectError(res, 'Must be an organization administrator');
-    expect((await db().user.findUniqueOrThrow({ where: { id: target.userId } })).fullName).toBe('Target Person');
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: target.userId } })).fullName).toBe('Target Person');
   });
 
   it('reports unknown users and users of other organizations as "No such user"', async () => {
     expectError(await t.client(admin).patch('/users/999999', { full_name: 'X' }), 'No such user');
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    const { owner: other } = await createRealm(db(), { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
+    const { owner: other } = await createRealm(t.db, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
     expectError(await owner.patch(`/users/${other.id}`, { role: 400 }), 'No such user');
     expect(await roleOf(other.id)).toBe(100);
   });
@@ -81,7 +68,7 @@ describe('PATCH /users/{user_id}: full_name', () => {
     expectError(await owner.patch(`/users/${target.userId}`, { full_name: 'a*b' }), 'Invalid characters in name!');
     // A valid role beside an invalid name is not applied either.
     expectError(await owner.patch(`/users/${target.userId}`, { full_name: '', role: 300 }), 'Name too short!');
-    const row = await db().user.findUniqueOrThrow({ where: { id: target.userId } });
+    const row = await t.db.user.findUniqueOrThrow({ where: { id: target.userId } });
     expect([row.fullName, row.role]).toEqual(['Kept Name', 400]);
   });
 });
@@ -96,7 +83,7 @@ describe('PATCH /users/{user_id}: role', () => {
     expect(await systemGroupsOf(target.userId)).toEqual(['role:moderators']);
     const events = await allEvents(t.client(member), queue);
     expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, role: 300 } }));
-    const groups = await db().userGroup.findMany({ where: { isSystemGroup: true, realmId: (await db().user.findUniqueOrThrow({ where: { id: target.userId } })).realmId } });
+    const groups = await t.db.userGroup.findMany({ where: { isSystemGroup: true, realmId: (await t.db.user.findUniqueOrThrow({ where: { id: target.userId } })).realmId } });
     const id = (name: string) => groups.find((g) => g.name === name)!.id;
     expect(events).toContainEqual(expect.objectContaining({ type: 'user_group', op: 'remove_members', group_id: id('role:members'), user_ids: [target.userId] }));
     expect(events).toContainEqual(expect.objectContaining({ type: 'user_group', op: 'add_members', group_id: id('role:moderators'), user_ids: [target.userId] }));
@@ -151,7 +138,7 @@ describe('PATCH /users/{user_id}: role', () => {
       t.client(second).patch(`/users/${t.owner.userId}`, { role: 400 }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-    const owners = await db().user.count({ where: { role: 100, isActive: true, id: { in: [t.owner.userId, second.userId] } } });
+    const owners = await t.db.user.count({ where: { role: 100, isActive: true, id: { in: [t.owner.userId, second.userId] } } });
     expect(owners).toBe(1);
     if (await roleOf(t.owner.userId) !== 100) {
       expect((await t.client(second).patch(`/users/${t.owner.userId}`, { role: 100 })).status).toBe(200);
@@ -217,18 +204,18 @@ describe('PATCH /users/{user_id}: new_email', () => {
     const target = await makeUser(t, { fullName: 'Email Changer' });
     expectError(await t.client(admin).patch(`/users/${target.userId}`, { new_email: 'changed@example.com' }), 'User not authorized to change user emails');
     expectError(await owner.patch(`/users/${target.userId}`, { new_email: 'changed@example.com' }), 'User not authorized to change user emails');
-    expect((await db().user.findUniqueOrThrow({ where: { id: target.userId } })).deliveryEmail).toBe(target.email);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: target.userId } })).deliveryEmail).toBe(target.email);
   });
 
   it('changes the address, which then logs in, and tells everyone', async () => {
-    await db().user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: true } });
+    await t.db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: true } });
     try {
       const target = await makeUser(t, { fullName: 'Email Mover' });
       const queue = await register(t.client(member));
       expectError(await owner.patch(`/users/${target.userId}`, { new_email: 'not an email' }), 'Invalid address: not an email');
       expectError(await owner.patch(`/users/${target.userId}`, { new_email: member.email.toUpperCase() }), `Email '${member.email.toUpperCase()}' already in use`);
       expect((await owner.patch(`/users/${target.userId}`, { new_email: 'moved@example.com' })).status).toBe(200);
-      const row = await db().user.findUniqueOrThrow({ where: { id: target.userId } });
+      const row = await t.db.user.findUniqueOrThrow({ where: { id: target.userId } });
       expect([row.email, row.deliveryEmail]).toEqual(['moved@example.com', 'moved@example.com']);
       const key = await t.client().post('/fetch_api_key', { username: 'moved@example.com', password: 'pw-' + target.email });
       expect(key.body.user_id).toBe(target.userId);
@@ -236,7 +223,7 @@ describe('PATCH /users/{user_id}: new_email', () => {
       expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, new_email: 'moved@example.com' } }));
       expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: target.userId, delivery_email: 'moved@example.com' } }));
     } finally {
-      await db().user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: false } });
+      await t.db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: false } });
     }
   });
 });
@@ -250,7 +237,7 @@ describe('DELETE /users/{user_id}', () => {
   ])('refuses %s', async (_label, who) => {
     const target = await makeUser(t);
     expectError(await t.client(who()).delete(`/users/${target.userId}`), 'Must be an organization administrator');
-    expect((await db().user.findUniqueOrThrow({ where: { id: target.userId } })).isActive).toBe(true);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: target.userId } })).isActive).toBe(true);
   });
 
   it('deactivates: the API key stops working, subscriber lists drop the user, peers and viewers hear of it', async () => {
@@ -323,7 +310,7 @@ describe('DELETE /users/{user_id}', () => {
 
   it('drops the user from group-setting values and from the permissions they granted, until reactivated', async () => {
     const target = await makeUser(t, { fullName: 'Channel Maker' });
-    const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
+    const realm = await t.db.realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
     const previous = realm.canCreatePublicChannelGroupId;
     await updateRealm(t, { can_create_public_channel_group: { new: { direct_members: [target.userId, member.userId], direct_subgroups: [] } } });
     try {
@@ -360,8 +347,8 @@ describe('DELETE /users/{user_id}', () => {
     await sendDirect(t.client(target), [byMessage.userId], 'hello');
     // Out of the default channel, which every guest here shares.
     expect((await t.client(target).delete('/users/me/subscriptions', { subscriptions: ['general'] })).status).toBe(200);
-    const realm = await db().realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
-    const membersGroup = await db().userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:members' } });
+    const realm = await t.db.realm.findFirstOrThrow({ where: { users: { some: { id: target.userId } } } });
+    const membersGroup = await t.db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:members' } });
     await updateRealm(t, { can_access_all_users_group: { new: membersGroup.id } });
     try {
       const queues = new Map<MadeUser, string>();
@@ -387,7 +374,7 @@ describe('DELETE /users/{user_id}', () => {
   it('lets only owners deactivate owners, and never the only owner', async () => {
     expectError(await t.client(admin).delete(`/users/${t.owner.userId}`), 'Must be an organization owner');
     expectError(await owner.delete(`/users/${t.owner.userId}`), 'Cannot deactivate the only organization owner');
-    expect((await db().user.findUniqueOrThrow({ where: { id: t.owner.userId } })).isActive).toBe(true);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: t.owner.userId } })).isActive).toBe(true);
     const second = await makeUser(t, { fullName: 'Another Owner', role: 100 });
     expectError(await t.client(admin).delete(`/users/${second.userId}`), 'Must be an organization owner');
     expect((await owner.delete(`/users/${second.userId}`)).status).toBe(200);
@@ -410,7 +397,7 @@ describe('DELETE /users/me', () => {
 
   it('refuses the only user of an organization', async () => {
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    const { owner: lone } = await createRealm(db(), { stringId: 'lonely', name: 'Lonely', ownerEmail: 'lone@lonely.example.com', ownerPassword: 'pw-lonely' });
+    const { owner: lone } = await createRealm(t.db, { stringId: 'lonely', name: 'Lonely', ownerEmail: 'lone@lonely.example.com', ownerPassword: 'pw-lonely' });
     const res = await t.client({ email: lone.email, apiKey: lone.apiKey, userId: lone.id }, 'lonely.localhost').delete('/users/me');
     expect(res.body).toMatchObject({ code: 'CANNOT_DEACTIVATE_LAST_USER', entity: 'user', is_last_owner: false });
   });
