@@ -1,14 +1,13 @@
 // Authentication and the schema itself, through /graphql: the same rules and error codes as the
 // REST endpoints /server_settings, /fetch_api_key and HTTP Basic authentication.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, ADMIN_EMAIL, ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/server.ts';
 import { graphql, rawRequest } from '../support/client.ts';
 import { makeUser, deactivate } from '../support/factories.ts';
 import { fails, ok } from './helpers.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer(); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
 
 const FETCH_API_KEY = 'mutation($u: String!, $p: String!) { fetchApiKey(username: $u, password: $p) { apiKey email userId } }';
 const ME = '{ me { userId email } }';
@@ -148,7 +147,7 @@ describe('HTTP Basic authentication on /graphql', () => {
 
   it('refuses users of a deactivated organization with REALM_DEACTIVATED', async () => {
     const user = await makeUser(t);
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
     // Written directly: only a server administrator reactivates an organization, so the API could not undo it.
     await db.realm.update({ where: { id: realm.id }, data: { deactivated: true } });

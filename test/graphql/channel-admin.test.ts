@@ -1,20 +1,16 @@
 // Channel administration and topics through /graphql: updateChannel, archiveChannel, channelTopics,
 // deleteTopic, the mark-as-read mutations, updateMessageFlagsForNarrow and setTopicVisibilityPolicy,
 // with the same permission rules as the REST endpoints.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, type MadeUser, makeTeam, makeChannelFolder, makeOtherRealmOwner } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeChannelFolder } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, ok } from './helpers.ts';
+import { useBot, useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
-let bot: MadeUser;
-let boss: Credentials;
+const t = useTestServer();
+const { admin, moderator, alice, bob, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']);
+const bot = useBot(t, alice, { fullName: 'Botty' });
+const boss = useOtherRealmOwner(t, 'other');
 const OTHER = 'other.localhost';
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}-${++seq}`;
@@ -38,15 +34,6 @@ async function makeChannel(as: Credentials, name: string, variables: Record<stri
   return (await ok(t, 'query($n: String!) { channelIdByName(name: $n) }', { n: name }, as)).channelIdByName;
 }
 const send = async (as: Credentials, to: number, topic: string, content = 'hi') => (await ok(t, SEND, { to, topic, content }, as)).sendMessage as number;
-const db = () => t.server.database.prisma;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
-  bot = await makeBot(t, alice, { fullName: 'Botty' });
-  boss = await makeOtherRealmOwner(t, 'other');
-});
-afterAll(async () => { await t?.close(); });
 
 describe('updateChannel', () => {
   it('follows the permission matrix and a refusal changes nothing', async () => {
@@ -67,7 +54,7 @@ describe('updateChannel', () => {
 
   it('renames, changes privacy and permission settings', async () => {
     const id = await makeChannel(alice, fresh('gql-change'));
-    const moderators = (await db().userGroup.findFirstOrThrow({ where: { name: 'role:moderators', realm: { users: { some: { id: alice.userId } } } } })).id;
+    const moderators = (await t.db.userGroup.findFirstOrThrow({ where: { name: 'role:moderators', realm: { users: { some: { id: alice.userId } } } } })).id;
     const newName = fresh('gql-renamed');
     await ok(t, UPDATE, { id, newName, isPrivate: true, canSendMessageGroup: { new: moderators } }, alice);
     expect((await ok(t, CHANNEL, { id }, alice)).channel).toMatchObject({ name: newName, inviteOnly: true, canSendMessageGroup: moderators });
@@ -121,9 +108,9 @@ describe('channelTopics and deleteTopic', () => {
       const { error } = await fails(t, DELETE_TOPIC, { id, topic: 'gone' }, who);
       expect(error.extensions).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', httpStatus: 400 });
     }
-    expect(await db().message.count({ where: { id: m } })).toBe(1);
+    expect(await t.db.message.count({ where: { id: m } })).toBe(1);
     expect((await ok(t, DELETE_TOPIC, { id, topic: 'gone' }, admin)).deleteTopic).toBe(true);
-    expect(await db().message.count({ where: { id: m } })).toBe(0);
+    expect(await t.db.message.count({ where: { id: m } })).toBe(0);
   });
 });
 
@@ -137,7 +124,7 @@ describe('marking read', () => {
     expect((await ok(t, 'mutation($id: Int!) { markChannelAsRead(channelId: $id) }', { id }, bob)).markChannelAsRead).toBe(1);
     await send(alice, id, 'three');
     expect((await ok(t, 'mutation { markAllAsRead }', {}, bob)).markAllAsRead).toBeGreaterThanOrEqual(1);
-    expect(await db().userMessage.count({ where: { userId: bob.userId, read: false } })).toBe(0);
+    expect(await t.db.userMessage.count({ where: { userId: bob.userId, read: false } })).toBe(0);
     const missing = await fails(t, 'mutation($id: Int!) { markTopicAsRead(channelId: $id, topicName: "none") }', { id }, bob);
     expect(missing.error.message).toBe("No such topic 'none'");
   });
@@ -158,7 +145,7 @@ describe('setTopicVisibilityPolicy', () => {
   it('stores the policy (even for a topic without messages) and validates it', async () => {
     const id = await makeChannel(alice, fresh('gql-mute'));
     expect((await ok(t, USER_TOPIC, { id, topic: 'quiet', policy: 1 }, bob)).setTopicVisibilityPolicy).toBe(true);
-    expect((await db().userTopic.findFirstOrThrow({ where: { userId: bob.userId, channelId: id } })).visibilityPolicy).toBe(1);
+    expect((await t.db.userTopic.findFirstOrThrow({ where: { userId: bob.userId, channelId: id } })).visibilityPolicy).toBe(1);
     expect((await fails(t, USER_TOPIC, { id, topic: 'quiet', policy: 9 }, bob)).error.message).toBe('Invalid visibility_policy');
     const secret = await makeChannel(alice, fresh('gql-mute-secret'), { inviteOnly: true });
     expect((await fails(t, USER_TOPIC, { id: secret, topic: 'x', policy: 1 }, bob)).error.message).toBe('Invalid channel ID');

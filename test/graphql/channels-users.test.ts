@@ -1,18 +1,16 @@
 // The users and channels areas through /graphql: what GET /users, /users/me, POST /users, GET /streams,
 // /get_stream_id and POST /users/me/subscriptions run, with the same permission rules.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser, deactivate, updateSettings, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL } from '../support/server.ts';
+import { makeUser, deactivate, updateSettings } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, login, ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
+// With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+const t = useTestServer({ gravatarEnabled: true });
+const { admin, moderator, alice, bob, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']);
 
 const gravatar = (email: string) => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
 
@@ -27,13 +25,6 @@ const CHANNEL_ID = 'query($n: String!) { channelIdByName(name: $n) }';
 
 const channelNames = async (as: Credentials, variables: Record<string, unknown> = {}) =>
   (await ok(t, CHANNELS, variables, as)).channels.map((c: { name: string }) => c.name);
-
-beforeAll(async () => {
-  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
-  t = await startTestServer({ gravatarEnabled: true });
-  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
-});
-afterAll(async () => { await t?.close(); });
 
 describe('me', () => {
   it('is the authenticated user, with role flags', async () => {

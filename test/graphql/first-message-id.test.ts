@@ -1,28 +1,20 @@
 // deleteMessage and updateMessage (moving to another channel) keep a channel's first message ID
 // current, and the REST queue of a channel member hears of it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeChannel, sendToChannel, type MadeUser } from '../support/factories.ts';
 import { ok } from './helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
+const t = useTestServer();
+const { admin, alice, bob } = useTeam(t, ['admin', 'alice', 'bob']);
 
-const stored = async (id: number) => (await t.server.database.prisma.channel.findUniqueOrThrow({ where: { id } })).firstMessageId;
+const stored = async (id: number) => (await t.db.channel.findUniqueOrThrow({ where: { id } })).firstMessageId;
 
 const register = async (who: MadeUser) => (await registerQueue(t.client(who), { event_types: ['stream'] })).queue_id;
 async function firstMessageUpdates(who: MadeUser, queueId: string) {
   return (await allEvents(t.client(who), queueId)).filter((e) => e.type === 'stream' && e.property === 'first_message_id').map((e) => [e.stream_id, e.value]);
 }
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, alice, bob } = await makeTeam(t, ['admin', 'alice', 'bob']));
-}, 180_000);
-afterAll(async () => { await t?.close(); });
 
 describe('deleteMessage / updateMessage and first_message_id', () => {
   it('deleting the first message moves it on and announces the new ID', async () => {

@@ -1,35 +1,28 @@
 // Linkifiers and allowed domains through GraphQL: the same rules, errors and events as REST.
 import http from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validateEvent } from '../support/openapi.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, login, ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 // Server and client share this process: on a busy machine the server may close an idle kept-alive
 // socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
 http.globalAgent = new http.Agent({ keepAlive: false });
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let member: MadeUser;
-let guest: MadeUser;
 let outsider: Credentials;
+const t = useTestServer();
+const { admin, moderator, member, guest } = useTeam(t, ['admin', 'moderator', 'member', 'guest']);
 const OTHER = 'elsewhere.localhost';
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
   const { createRealm } = await import('../../resolvers/realm/create.ts');
-  await createRealm(t.server.database.prisma, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'boss@elsewhere.example.com', ownerPassword: 'pw-elsewhere-1' });
+  await createRealm(t.db, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'boss@elsewhere.example.com', ownerPassword: 'pw-elsewhere-1' });
   outsider = await login(t, 'boss@elsewhere.example.com', 'pw-elsewhere-1', OTHER);
 });
-afterAll(async () => { await t?.close(); });
 
 beforeEach(async () => {
-  const db = t.server.database.prisma;
+  const db = t.db;
   await db.linkifier.deleteMany({});
   await db.realmDomain.deleteMany({});
   const { forgetLinkifiers } = await import('../../resolvers/messages/render.ts');

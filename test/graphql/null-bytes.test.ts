@@ -1,12 +1,10 @@
 // NUL characters in GraphQL string arguments are the caller's error, refused before execution
 // (server/input-limits.ts) as PostgreSQL could not store them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
 import { fails, ok } from './helpers.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer(); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
 
 const NUL = 'a\u0000b';
 

@@ -1,21 +1,19 @@
 // Several organizations on one server, through /graphql: the Host header picks the realm
 // (`other.localhost` is realm "other", the root domain `localhost` is the first realm), and nothing
 // of one realm is visible or reachable from another.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, ADMIN_EMAIL, ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/server.ts';
 import type { Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 import { graphql } from '../support/client.ts';
 import { fails, login, ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 const ROOT = 'localhost';
 const OTHER = 'other.localhost';
 const BOSS_EMAIL = 'boss@other.example.com';
 const BOSS_PASSWORD = 'pw12345678';
 
-let t: TestServer;
-let alice: MadeUser;
 let boss: Credentials;
 let general1: number;
 let secret1: number;
@@ -23,6 +21,8 @@ let publicMessage1: number;
 let directMessage1: number;
 let general2: number;
 let message2: number;
+const t = useTestServer();
+const { alice } = useTeam(t, ['alice']);
 
 const SEND = `mutation($type: String!, $to: JSON!, $topic: String, $content: String!) {
   sendMessage(type: $type, to: $to, topic: $topic, content: $content) }`;
@@ -35,8 +35,6 @@ const asBoss = (query: string, variables: Record<string, unknown> = {}) => ok(t,
 const bossFails = (query: string, variables: Record<string, unknown> = {}) => fails(t, query, variables, boss, OTHER);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
   // Realm 1: a public channel with a message, a private channel, a direct message.
   general1 = (await ok(t, '{ channelIdByName(name: "general") }', {}, t.owner, ROOT)).channelIdByName;
   await ok(t, 'mutation { subscribe(subscriptions: [{ name: "realm-one-secret" }], inviteOnly: true) { subscribed } }', {}, t.owner, ROOT);
@@ -45,12 +43,11 @@ beforeAll(async () => {
   directMessage1 = (await ok(t, SEND, { type: 'direct', to: [t.owner.userId], content: 'dm in realm one' }, alice, ROOT)).sendMessage;
 
   // Realm 2, created the way the management command does, reached at other.localhost.
-  await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: BOSS_EMAIL, ownerPassword: BOSS_PASSWORD });
+  await createRealm(t.db, { stringId: 'other', name: 'Other', ownerEmail: BOSS_EMAIL, ownerPassword: BOSS_PASSWORD });
   boss = await login(t, BOSS_EMAIL, BOSS_PASSWORD, OTHER);
   general2 = (await asBoss('{ channelIdByName(name: "general") }')).channelIdByName;
   message2 = (await asBoss(SEND, { type: 'channel', to: 'general', topic: 'realm two', content: 'hello from realm two' })).sendMessage;
 });
-afterAll(async () => { await t?.close(); });
 
 describe('The Host header picks the organization', () => {
   it('serverSettings at other.localhost describes realm 2, at localhost realm 1', async () => {

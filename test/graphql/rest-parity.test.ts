@@ -1,25 +1,22 @@
 // The same request through REST and through /graphql gives the same answer: REST's `msg`, `code`,
 // HTTP status and extra fields are GraphQL's `message`, `extensions.code`, `extensions.httpStatus`
 // and `extensions.zulip`, because the REST facade runs the GraphQL operation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, type TestServer } from '../support/server.ts';
+import { makeChannel, sendToChannel } from '../support/factories.ts';
 import { graphql, type ApiResponse, type Credentials } from '../support/client.ts';
 import { ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let secret: number;
 let aliceMessage: number;
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   secret = await makeChannel(t.client(t.owner), 'parity-secret', { invite_only: true });
   aliceMessage = await sendToChannel(t.client(alice), 'general', 'parity', 'written by **alice**');
 });
-afterAll(async () => { await t?.close(); });
 
 interface Case {
   name: string;

@@ -1,18 +1,16 @@
 // Scheduled messages, reminders and message reports through /graphql: the same rules and error
 // codes as the REST endpoints, and the same events.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendToChannel, updateRealm } from '../support/factories.ts';
 import { fails, ok } from './helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let design: number;
+const t = useTestServer({ scheduledPollMs: 0 });
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
-const db = () => t.server.database.prisma;
 
 const CREATE = `mutation($type: String!, $to: JSON!, $topic: String, $content: String!, $at: Int!) {
   createScheduledMessage(type: $type, to: $to, topic: $topic, content: $content, scheduledDeliveryTimestamp: $at) }`;
@@ -26,11 +24,8 @@ const DELETE_REMINDER = 'mutation($id: Int!) { deleteReminder(reminderId: $id) }
 const REPORT = 'mutation($id: Int!, $type: String!, $description: String) { reportMessage(messageId: $id, reportType: $type, description: $description) }';
 
 beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('scheduled messages', () => {
   it('creates, lists, edits and deletes, with events to the sender', async () => {
@@ -68,7 +63,7 @@ describe('scheduled messages', () => {
     const notMine = await fails(t, UPDATE, { id, content: 'hijack' }, bob);
     expect(notMine.error).toMatchObject({ message: 'Scheduled message does not exist', extensions: { code: 'BAD_REQUEST', httpStatus: 404 } });
     expect((await fails(t, DELETE, { id }, bob)).error.message).toBe('Scheduled message does not exist');
-    await db().scheduledMessage.update({ where: { id }, data: { failed: true } });
+    await t.db.scheduledMessage.update({ where: { id }, data: { failed: true } });
     const failed = await fails(t, UPDATE, { id, content: 'retry' }, alice);
     expect(failed.error.message).toBe('Scheduled delivery time must be in the future.');
     expect((await ok(t, UPDATE, { id, content: 'retry', at: inAnHour() }, alice)).updateScheduledMessage).toBe(true);
@@ -102,7 +97,7 @@ describe('reportMessage', () => {
     const none = await fails(t, REPORT, { id: messageId, type: 'spam' }, alice);
     expect(none.error).toMatchObject({ message: 'Message reporting is not enabled in this organization.', extensions: { code: 'BAD_REQUEST', httpStatus: 400 } });
     const moderation = await makeChannel(t.client(t.owner), 'moderation', { invite_only: true });
-    const realmId = (await db().user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
+    const realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
     await updateRealm(t, { moderation_request_channel_id: moderation });
     expect((await fails(t, REPORT, { id: messageId, type: 'other' }, alice)).error.message).toBe('An explanation is required.');
     expect((await fails(t, REPORT, { id: messageId, type: 'nonsense' }, alice)).error.message).toBe('Invalid report_type');

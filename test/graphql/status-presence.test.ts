@@ -1,27 +1,14 @@
 // Status, custom emoji and presence through GraphQL: the same rules as the REST API.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, type MadeUser, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
 import { fails, ok } from './helpers.ts';
-import type { Credentials } from '../support/client.ts';
+import { useBot, useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let admin: MadeUser;
-let guest: MadeUser;
-let bot: MadeUser;
-let boss: Credentials;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, admin, guest } = await makeTeam(t, ['alice', 'bob', 'admin', 'guest']));
-  bot = await makeBot(t, alice, { fullName: 'A Bot' });
-  boss = await makeOtherRealmOwner(t, 'other');
-});
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
+const { alice, bob, admin, guest } = useTeam(t, ['alice', 'bob', 'admin', 'guest']);
+const bot = useBot(t, alice, { fullName: 'A Bot' });
+const boss = useOtherRealmOwner(t, 'other');
 
 const STATUS = `query($userId: Int!) { userStatus(userId: $userId) { away statusText emojiName emojiCode reactionType } }`;
 const UPDATE = `mutation($statusText: String, $emojiName: String, $emojiCode: String, $reactionType: String, $away: Boolean) {

@@ -1,13 +1,13 @@
 // updateSubscriptionProperties with null: a notification override goes back to inheriting the
 // user's default, read back as null on ChannelSubscription; other properties refuse null.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel } from '../support/factories.ts';
 import { fails, ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
 let design: number;
+const t = useTestServer();
+const { alice } = useTeam(t, ['alice']);
 
 const UPDATE = 'mutation($data: JSON!) { updateSubscriptionProperties(subscriptionData: $data) }';
 const LIST = '{ subscriptions { channel { streamId } desktopNotifications audibleNotifications pushNotifications emailNotifications wildcardMentionsNotify pinToTop } }';
@@ -19,12 +19,9 @@ async function designSub() {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice Liddell' });
   await makeChannel(t.client(alice), 'design');
-  design = (await t.server.database.prisma.channel.findFirstOrThrow({ where: { name: 'design' } })).id;
+  design = (await t.db.channel.findFirstOrThrow({ where: { name: 'design' } })).id;
 }, 180_000);
-afterAll(async () => { await t?.close(); });
 
 describe('updateSubscriptionProperties: null means inherit', () => {
   it('sets overrides, then resets all five to null', async () => {

@@ -1,27 +1,23 @@
 // Subscription management through /graphql: the subscribe mutation's creation options, unsubscribe,
 // personal subscription settings and subscriber lists, with the same rules as the REST endpoints,
 // and nothing of one organization reachable from another (Host header picks the realm).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, type MadeUser, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeOtherRealmOwner } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { systemGroupIds } from '../../resolvers/groups/system.ts';
 import { fails, ok } from './helpers.ts';
+import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
 const ROOT = 'localhost';
 const OTHER = 'other.localhost';
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
-let bot: MadeUser;
 let boss: Credentials;
 let groups: Record<string, number>;
 let vault: number;
 let design: number;
+const t = useTestServer();
+const { admin, moderator, alice, bob, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']);
+const bot = useBot(t, alice, { fullName: 'Alice Bot' });
 
 const SUBSCRIBE = `mutation($subs: [SubscriptionSpec!]!, $principals: JSON, $inviteOnly: Boolean, $fatal: Boolean, $retention: JSON, $topicsPolicy: String, $send: JSON, $add: JSON, $remove: JSON, $isWebPublic: Boolean) {
   subscribe(subscriptions: $subs, principals: $principals, inviteOnly: $inviteOnly, authorizationErrorsFatal: $fatal, messageRetentionDays: $retention,
@@ -33,22 +29,17 @@ const MEMBERS = `query($id: Int!) { channelSubscribers(channelId: $id) }`;
 const IS_SUBSCRIBED = `query($user: Int, $id: Int!) { isSubscribed(userId: $user, channelId: $id) }`;
 const CHANNEL_ID = `query($name: String!) { channelIdByName(name: $name) }`;
 
-const db = () => t.server.database.prisma;
 const idOf = async (name: string) => (await ok(t, CHANNEL_ID, { name }, t.owner, ROOT)).channelIdByName as number;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
-  bot = await makeBot(t, alice, { fullName: 'Alice Bot' });
-  const realmId = (await db().user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-  groups = await systemGroupIds(db() as never, realmId);
+  const realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
+  groups = await systemGroupIds(t.db as never, realmId);
   await ok(t, SUBSCRIBE, { subs: [{ name: 'vault' }], inviteOnly: true }, alice, ROOT);
   await ok(t, SUBSCRIBE, { subs: [{ name: 'design' }], principals: [alice.userId, bob.userId] }, alice, ROOT);
   vault = await idOf('vault');
   design = await idOf('design');
   boss = await makeOtherRealmOwner(t, 'other');
 }, 180_000);
-afterAll(async () => { await t?.close(); });
 
 describe('subscribe: creation options', () => {
   it('creates a channel with retention, topics policy and group settings (owner)', async () => {
@@ -78,7 +69,7 @@ describe('subscribe: creation options', () => {
     expect(group.error.message).toBe('Invalid user group');
     const guestTry = await fails(t, SUBSCRIBE, { subs: [{ name: 'nope1' }] }, guest, ROOT);
     expect(guestTry.error.message).toBe('Insufficient permission');
-    expect(await db().channel.findFirst({ where: { name: 'nope1' } })).toBeNull();
+    expect(await t.db.channel.findFirst({ where: { name: 'nope1' } })).toBeNull();
   });
 });
 
@@ -136,7 +127,7 @@ describe('updateSubscriptions', () => {
     expect(data.updateSubscriptions).toEqual({ subscribed: { [bob.userId]: ['gql-swap'] }, alreadySubscribed: {}, removed: ['design'], notRemoved: [] });
     const bad = await fails(t, UPDATE, { add: [{ name: 'gql-never' }], del: ['gql-swap', 'vault'] }, moderator, ROOT);
     expect(bad.error.extensions?.code).toBe('STREAM_DOES_NOT_EXIST');
-    expect(await db().channel.findFirst({ where: { name: 'gql-never' } })).toBeNull();
+    expect(await t.db.channel.findFirst({ where: { name: 'gql-never' } })).toBeNull();
     await ok(t, SUBSCRIBE, { subs: [{ name: 'design' }] }, bob, ROOT);
   });
 });

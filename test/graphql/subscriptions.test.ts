@@ -1,22 +1,16 @@
 // GraphQL subscriptions over graphql-ws: the same events a REST queue gets, authenticated with the
 // same API key, and nothing lost across a dropped connection.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer } from '../support/server.ts';
 import { graphql, type Credentials } from '../support/client.ts';
-import { makeUser, sendDirect, type MadeUser, deactivate, makeTeam } from '../support/factories.ts';
+import { makeUser, sendDirect, deactivate } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-
-beforeAll(async () => {
-  t = await startTestServer({ heartbeatSecs: 1 });
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
-});
-afterAll(async () => { await t?.close(); });
+const t = useTestServer({ heartbeatSecs: 1 });
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
 function wsClient(credentials?: Credentials): Client {
   return createClient({
@@ -241,7 +235,7 @@ describe('A long-lived subscription', () => {
       });
     });
     await new Promise((r) => setTimeout(r, 200));
-    const realmId = (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: bob.userId } })).realmId;
+    const realmId = (await t.db.user.findUniqueOrThrow({ where: { id: bob.userId } })).realmId;
     for (let i = 0; i < total; i++) {
       t.server.events.publish(realmId, [bob.userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [i], all: false });
       if (i % 100 === 99) await new Promise((r) => setTimeout(r, 10));

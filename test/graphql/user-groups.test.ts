@@ -2,23 +2,18 @@
 // friends, PATCH /user_groups/{id}, POST .../members, .../subgroups and .../deactivate, with the
 // same rules and error codes.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeBot } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 import { fails, ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let guest: MadeUser;
 let bot: Credentials;
 let boss: Credentials;
 let sys: Record<string, number>;
+const t = useTestServer();
+const { admin, moderator, alice, bob, carol, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']);
 
 const OTHER = 'other.localhost';
 const FIELDS = 'id name description dateCreated creatorId members directSubgroupIds isSystemGroup deactivated canAddMembersGroup canJoinGroup canLeaveGroup canManageGroup canMentionGroup canRemoveMembersGroup';
@@ -49,9 +44,7 @@ async function expectCode(as: Credentials | undefined, query: string, variables:
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']));
-  const db = t.server.database.prisma;
+  const db = t.db;
   bot = await makeBot(t, t.owner, { fullName: 'GraphQL bot' });
   const other = await createRealm(db, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
   boss = { email: other.owner.email, apiKey: other.owner.apiKey, userId: other.owner.id };
@@ -61,7 +54,6 @@ beforeAll(async () => {
   const groups = (await ok(t, GROUPS, {}, t.owner)).userGroups;
   sys = Object.fromEntries(groups.filter((g: any) => g.isSystemGroup).map((g: any) => [g.name, g.id]));
 }, 180_000); // many users to set up; generous when the machine is busy
-afterAll(async () => { await t?.close(); });
 
 describe('createUserGroup and userGroups', () => {
   it('creates a group the creator manages, listed with every field', async () => {

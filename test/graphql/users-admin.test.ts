@@ -1,20 +1,14 @@
 // User administration and custom profile fields through /graphql: the operations PATCH and DELETE
 // /users/{user_id}, DELETE /users/me, POST /users/{user_id}/reactivate and /realm/profile_fields run,
 // with the same rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeChannel, makeUser } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { fails, ok } from './helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: Credentials;
-let admin: MadeUser;
-let moderator: MadeUser;
-let member: MadeUser;
-let guest: MadeUser;
-
-const db = () => t.server.database.prisma;
+const t = useTestServer();
+const { admin, moderator, member, guest } = useTeam(t, ['admin', 'moderator', 'member', 'guest']);
 
 const UPDATE = `mutation($id: Int!, $name: String, $role: Int, $data: [ProfileDataInput!], $email: String) {
   updateUser(userId: $id, fullName: $name, role: $role, profileData: $data, newEmail: $email) }`;
@@ -35,14 +29,7 @@ async function expectRefused(query: string, variables: Record<string, unknown>, 
   return error;
 }
 
-const roleOf = async (userId: number) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).role;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  owner = t.owner;
-  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
-});
-afterAll(async () => { await t?.close(); });
+const roleOf = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).role;
 
 describe('updateUser', () => {
   it('renames and changes roles for administrators', async () => {
@@ -64,30 +51,30 @@ describe('updateUser', () => {
   it('keeps the owner role for owners to give and take, and on the only owner', async () => {
     const target = await makeUser(t);
     await expectRefused(UPDATE, { id: target.userId, role: 100 }, admin, 'Must be an organization owner');
-    await expectRefused(UPDATE, { id: owner.userId, role: 400 }, admin, 'Must be an organization owner');
-    await expectRefused(UPDATE, { id: owner.userId, role: 200 }, owner, 'The owner permission cannot be removed from the only organization owner.');
-    expect(await roleOf(owner.userId)).toBe(100);
-    await ok(t, UPDATE, { id: target.userId, role: 100 }, owner);
+    await expectRefused(UPDATE, { id: t.owner.userId, role: 400 }, admin, 'Must be an organization owner');
+    await expectRefused(UPDATE, { id: t.owner.userId, role: 200 }, t.owner, 'The owner permission cannot be removed from the only organization owner.');
+    expect(await roleOf(t.owner.userId)).toBe(100);
+    await ok(t, UPDATE, { id: target.userId, role: 100 }, t.owner);
     expect(await roleOf(target.userId)).toBe(100);
-    await ok(t, UPDATE, { id: target.userId, role: 400 }, owner);
+    await ok(t, UPDATE, { id: target.userId, role: 400 }, t.owner);
   });
 
   it('refuses a guest made administrator, unknown roles and unknown users', async () => {
-    await expectRefused(UPDATE, { id: guest.userId, role: 200 }, owner, 'Guests cannot be organization administrators');
-    await expectRefused(UPDATE, { id: guest.userId, role: 7 }, owner, 'Invalid role');
-    await expectRefused(UPDATE, { id: 999999, name: 'X' }, owner, 'No such user');
+    await expectRefused(UPDATE, { id: guest.userId, role: 200 }, t.owner, 'Guests cannot be organization administrators');
+    await expectRefused(UPDATE, { id: guest.userId, role: 7 }, t.owner, 'Invalid role');
+    await expectRefused(UPDATE, { id: 999999, name: 'X' }, t.owner, 'No such user');
     expect(await roleOf(guest.userId)).toBe(600);
   });
 
   it('changes email only for owners with can_change_user_emails', async () => {
     const target = await makeUser(t);
-    await expectRefused(UPDATE, { id: target.userId, email: 'gql-new@example.com' }, owner, 'User not authorized to change user emails');
-    await db().user.update({ where: { id: owner.userId }, data: { canChangeUserEmails: true } });
+    await expectRefused(UPDATE, { id: target.userId, email: 'gql-new@example.com' }, t.owner, 'User not authorized to change user emails');
+    await t.db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: true } });
     try {
-      await ok(t, UPDATE, { id: target.userId, email: 'gql-new@example.com' }, owner);
-      expect((await db().user.findUniqueOrThrow({ where: { id: target.userId } })).deliveryEmail).toBe('gql-new@example.com');
+      await ok(t, UPDATE, { id: target.userId, email: 'gql-new@example.com' }, t.owner);
+      expect((await t.db.user.findUniqueOrThrow({ where: { id: target.userId } })).deliveryEmail).toBe('gql-new@example.com');
     } finally {
-      await db().user.update({ where: { id: owner.userId }, data: { canChangeUserEmails: false } });
+      await t.db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: false } });
     }
   });
 });
@@ -100,7 +87,7 @@ describe('custom profile fields', () => {
   it('are created, listed, changed, reordered and deleted by administrators', async () => {
     text = (await ok(t, CREATE_FIELD, { name: 'Team', type: 1 }, admin)).createCustomProfileField;
     choice = (await ok(t, CREATE_FIELD, { name: 'Shift', type: 3, data: { day: { text: 'Day', order: '1' }, night: { text: 'Night', order: '2' } }, summary: true }, admin)).createCustomProfileField;
-    locked = (await ok(t, CREATE_FIELD, { name: 'Badge', type: 1, editable: false }, owner)).createCustomProfileField;
+    locked = (await ok(t, CREATE_FIELD, { name: 'Badge', type: 1, editable: false }, t.owner)).createCustomProfileField;
     let fields = (await ok(t, FIELDS, {}, guest)).customProfileFields;
     expect(fields.map((f: any) => f.id)).toEqual([text, choice, locked]);
     expect(fields[1]).toMatchObject({ name: 'Shift', type: 3, displayInProfileSummary: true, editableByUser: true });
@@ -172,16 +159,16 @@ describe('deactivateUser, deactivateOwnAccount and reactivateUser', () => {
   });
 
   it('protect owners from administrators and the only owner from everyone', async () => {
-    await expectRefused(DEACTIVATE, { id: owner.userId }, admin, 'Must be an organization owner');
-    await expectRefused(DEACTIVATE, { id: owner.userId }, owner, 'Cannot deactivate the only organization owner');
-    const error = await expectRefused('mutation { deactivateOwnAccount }', {}, owner, 'Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
+    await expectRefused(DEACTIVATE, { id: t.owner.userId }, admin, 'Must be an organization owner');
+    await expectRefused(DEACTIVATE, { id: t.owner.userId }, t.owner, 'Cannot deactivate the only organization owner');
+    const error = await expectRefused('mutation { deactivateOwnAccount }', {}, t.owner, 'Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
     expect(error.extensions?.zulip).toEqual({ is_last_owner: true, entity: 'organization owner' });
-    expect((await db().user.findUniqueOrThrow({ where: { id: owner.userId } })).isActive).toBe(true);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: t.owner.userId } })).isActive).toBe(true);
   });
 
   it('let users deactivate themselves', async () => {
     const target = await makeUser(t);
     expect((await ok(t, 'mutation { deactivateOwnAccount }', {}, target)).deactivateOwnAccount).toBe(true);
-    expect((await db().user.findUniqueOrThrow({ where: { id: target.userId } })).isActive).toBe(false);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: target.userId } })).isActive).toBe(false);
   });
 });

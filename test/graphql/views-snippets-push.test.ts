@@ -4,18 +4,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { startTestServer } from '../support/server.ts';
+import { makeUser } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { graphql } from '../support/client.ts';
 import { configFromEnv } from '../../server/config.ts';
 import { fails, ok } from './helpers.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 const BOUNCER_KEY = randomBytes(32).toString('base64');
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let fake: http.Server;
 let fakeUrl: string;
 
@@ -30,15 +28,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-  t = await startTestServer({
-    pushNotificationsEnabled: true,
-    pushBouncerPublicKeys: [BOUNCER_KEY],
-    videoCalls: { zoom: { clientId: 'id', clientSecret: 'secret', authorizeUrl: `${fakeUrl}/authorize`, tokenUrl: `${fakeUrl}/token`, apiUrl: fakeUrl } },
-  });
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
 });
+const t = useTestServer(() => ({
+  pushNotificationsEnabled: true,
+  pushBouncerPublicKeys: [BOUNCER_KEY],
+  videoCalls: { zoom: { clientId: 'id', clientSecret: 'secret', authorizeUrl: `${fakeUrl}/authorize`, tokenUrl: `${fakeUrl}/token`, apiUrl: fakeUrl } },
+}));
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
+
 afterAll(async () => {
-  await t?.close();
   await new Promise<void>((resolve) => fake?.close(() => resolve()));
 });
 

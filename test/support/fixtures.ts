@@ -23,6 +23,9 @@ export interface ServerFixture extends TestServer {
   readonly ownerClient: ApiClient;
 }
 
+// Setting up is not what a file tests: its hooks may take as long as a busy machine makes them.
+const SETUP_TIMEOUT_MS = 180_000;
+
 type Overrides = Partial<Config> | (() => Partial<Config> | Promise<Partial<Config>>);
 
 /**
@@ -45,15 +48,15 @@ export function useTestServer(overrides: Overrides = {}): ServerFixture {
     Object.assign(fixture, started);
     // ApiClient's fields are read-only to tests; the fixture fills them in this once.
     Object.assign(ownerClient, { baseUrl: started.baseUrl, credentials: started.owner });
-  });
+  }, SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await started?.close();
-  });
+  }, SETUP_TIMEOUT_MS);
   return fixture;
 }
 
 export interface UserSpec {
-  fullName: string;
+  fullName?: string;
   role?: number;
 }
 
@@ -72,7 +75,7 @@ export function useTeam<N extends string>(
       const spec = (specs as Partial<Record<N, UserSpec>> | undefined)?.[name] ?? (CAST as Record<string, UserSpec>)[name]!;
       Object.assign(team[name], await makeUser(t, spec));
     }
-  });
+  }, SETUP_TIMEOUT_MS);
   return team;
 }
 
@@ -81,7 +84,7 @@ export function useBot(t: TestServer, owner: Credentials | (() => Credentials), 
   const bot = {} as MadeUser;
   beforeAll(async () => {
     Object.assign(bot, await makeBot(t, typeof owner === 'function' ? owner() : owner, options));
-  });
+  }, SETUP_TIMEOUT_MS);
   return bot;
 }
 
@@ -90,6 +93,6 @@ export function useOtherRealmOwner(t: TestServer, subdomain: string): MadeUser &
   const boss = {} as MadeUser & { host: string };
   beforeAll(async () => {
     Object.assign(boss, await makeOtherRealmOwner(t, subdomain));
-  });
+  }, SETUP_TIMEOUT_MS);
   return boss;
 }
