@@ -136,6 +136,9 @@ export async function compileNarrow(
     if (compiled.readableChannel && !term.negated) inReadableChannel = true;
     conditions.push(term.negated ? Prisma.sql`NOT (${compiled.cond})` : Prisma.sql`(${compiled.cond})`);
   }
+  // As Zulip's ok_to_include_history: an `is:` term other than is:resolved, negated or not, keeps
+  // the narrow to messages the viewer received, even within a channel whose history they may read.
+  if (terms.some((term) => term.operator === 'is' && term.operand !== 'resolved')) channelWide = false;
   const where = conditions.length ? Prisma.join(conditions, ' AND ') : Prisma.sql`TRUE`;
   return { where, channelWide, search, isSearch: search !== null, inReadableChannel };
 }
@@ -248,14 +251,17 @@ function isCondition(operand: string, viewer: User): Prisma.Sql {
     case 'channel':
     case 'stream':
       return Prisma.sql`m."channelId" IS NOT NULL`;
+    // Each flag is its partial index's predicate written out as a clause of its own, beside a test
+    // for the row: the planner proves an index's predicate only from such clauses (not through
+    // COALESCE), and a negated term still holds for messages the viewer never received.
     case 'starred':
-      return Prisma.sql`COALESCE(um.starred, FALSE)`;
+      return Prisma.sql`(um."userId" IS NOT NULL AND um.starred)`;
     case 'mentioned':
-      return Prisma.sql`COALESCE(um.mentioned OR um."streamWildcardMentioned" OR um."topicWildcardMentioned", FALSE)`;
+      return Prisma.sql`(um."userId" IS NOT NULL AND (um.mentioned OR um."streamWildcardMentioned" OR um."topicWildcardMentioned"))`;
     case 'unread':
       return Prisma.sql`(um."userId" IS NOT NULL AND NOT um.read)`;
     case 'alerted':
-      return Prisma.sql`COALESCE(um."hasAlertWord", FALSE)`;
+      return Prisma.sql`(um."userId" IS NOT NULL AND um."hasAlertWord")`;
     case 'resolved':
       return Prisma.sql`m."channelId" IS NOT NULL AND m.topic LIKE ${RESOLVED_TOPIC_PREFIX + '%'}`;
     case 'followed':

@@ -233,10 +233,26 @@ describe('GET /messages narrows', () => {
     expect(idsOf(starred)).toEqual([ids.d2]);
   });
 
-  it('is:resolved finds topics marked resolved', async () => {
+  it('an is: term other than is:resolved, negated or not, limits a channel narrow to messages the viewer received', async () => {
+    const fetch = (who: MadeUser, ...terms: object[]) =>
+      t.client(who).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [...channelNarrow('design'), ...terms] });
+    // Carol is not subscribed to the public channel: she reads its history, but received none of it.
+    expect(idsOf(await fetch(carol))).toEqual([ids.d1, ids.d2, ids.d3, ids.d4]);
+    for (const operand of ['starred', 'mentioned', 'unread', 'alerted', 'dm', 'followed']) {
+      expect(idsOf(await fetch(carol, { operator: 'is', operand, negated: true })), operand).toEqual([]);
+    }
+    // Bob received every one of them; the mention of him is the one a negated is:mentioned leaves out.
+    expect(idsOf(await fetch(bob, { operator: 'is', operand: 'mentioned', negated: true }))).toEqual([ids.d1, ids.d2, ids.d4]);
+    expect(idsOf(await fetch(bob, { operator: 'is', operand: 'mentioned' }))).toEqual([ids.d3]);
+  });
+
+  it('is:resolved finds topics marked resolved, in channel history too', async () => {
     const id = await sendToChannel(t.client(alice), 'design', '✔ done', 'resolved topic');
-    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [...channelNarrow('design'), { operator: 'is', operand: 'resolved' }] });
+    const narrow = [...channelNarrow('design'), { operator: 'is', operand: 'resolved' }];
+    const res = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
     expect(idsOf(res)).toEqual([id]);
+    const history = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
+    expect(idsOf(history)).toEqual([id]);
   });
 
   it('has:link, has:image', async () => {
