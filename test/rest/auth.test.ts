@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, ADMIN_EMAIL, ADMIN_PASSWORD, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/server.ts';
 import { rawRequest } from '../support/client.ts';
 import { makeUser, deactivate } from '../support/factories.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer(); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
 
 describe('GET /server_settings', () => {
   it('answers without authentication with the feature level and realm', async () => {
@@ -113,7 +112,7 @@ describe('HTTP Basic authentication', () => {
 
   it('refuses users of a deactivated organization', async () => {
     const user = await makeUser(t);
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
     // Written directly: only a server administrator reactivates an organization, so the API could not undo it.
     await db.realm.update({ where: { id: realm.id }, data: { deactivated: true } });

@@ -1,21 +1,20 @@
 // Avatars and the organization's icon and logos: POST/DELETE /users/me/avatar, POST/DELETE
 // /realm/icon and /realm/logo, the URLs records, register and events give, and the images served
 // at them with no outside service (generated defaults; Gravatar only with PARLEY_GRAVATAR).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeOtherRealmOwner, makeUser, sendToChannel, makeChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { startTestServer } from '../support/server.ts';
+import { makeOtherRealmOwner, makeUser, sendToChannel, makeChannel, updateRealm } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { multipart, PNG } from '../clients/support.ts';
 import { only, openQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let admin: MadeUser;
 let realmId: number;
+const t = useTestServer();
+const { alice, bob, admin } = useTeam(t, ['alice', 'bob', 'admin']);
 
 /** A real photo-like image: 300×200, a red left half and a blue right half. */
 async function picture(width = 300, height = 200): Promise<Buffer> {
@@ -44,11 +43,8 @@ function uploadAvatar(who: Credentials, bytes: Buffer, name = 'me.jpg') {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, admin } = await makeTeam(t, ['alice', 'bob', 'admin']));
-  realmId = (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
+  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
 });
-afterAll(async () => { await t?.close(); });
 
 describe('default avatars', () => {
   it('are drawn by the server: records, messages and register point at them even with client_gravatar', async () => {

@@ -2,28 +2,16 @@
 // can_create_write_only_bots_group), listing, changing, handing over, deactivating and regenerating
 // keys, with `realm_bot` events to the owner and administrators, `realm_user` events to everyone,
 // register's `realm_bots`, and the bots' keys working (incoming webhooks for sending only).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, updateRealm, type MadeUser } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeUser, updateRealm } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
 let n = 0;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Admin', role: 200 });
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  guest = await makeUser(t, { fullName: 'Guest', role: 600 });
-});
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
+const { admin, alice, bob, guest } = useTeam(t, ['admin', 'alice', 'bob', 'guest'], { admin: { fullName: 'Admin', role: 200 }, alice: { fullName: 'Alice' }, bob: { fullName: 'Bob' } });
 
 const queue = async (c: ApiClient, types = ['realm_bot', 'realm_user']) => (await registerQueue(c, { event_types: types })).queue_id;
 async function newBot(c: ApiClient, params: Record<string, unknown> = {}): Promise<{ id: number; credentials: Credentials; name: string }> {
@@ -35,7 +23,7 @@ async function newBot(c: ApiClient, params: Record<string, unknown> = {}): Promi
   return { id: res.body.user_id, credentials: { email: record.email, apiKey: res.body.api_key, userId: res.body.user_id }, name };
 }
 async function setRealmGroup(setting: 'can_create_bots_group' | 'can_create_write_only_bots_group', groupName: string): Promise<void> {
-  const db = t.server.database.prisma;
+  const db = t.db;
   const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   const group = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: groupName } });
   await updateRealm(t, { [setting]: { new: group.id } });
@@ -94,7 +82,7 @@ describe('POST /bots', () => {
 
   it('answers Zulip\'s errors and writes nothing', async () => {
     const c = t.client(alice);
-    const before = await t.server.database.prisma.user.count();
+    const before = await t.db.user.count();
     const cases: [Record<string, unknown>, string][] = [
       [{ full_name: 'X', short_name: '  ' }, 'Bad name or username'],
       [{ full_name: '  ', short_name: 'blank' }, 'Name must not be empty!'],
@@ -111,7 +99,7 @@ describe('POST /bots', () => {
       expect(res.body, JSON.stringify(params)).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg });
     }
     expect((await c.post('/bots', { full_name: 'No short' })).body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'short_name' });
-    expect(await t.server.database.prisma.user.count()).toBe(before);
+    expect(await t.db.user.count()).toBe(before);
   });
 
   it('is for members: guests and bots are refused', async () => {

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 interface Seen { path: string; headers: http.IncomingHttpHeaders; body: string }
 
@@ -64,30 +65,26 @@ class FakeProvider {
 
 const EXTERNAL_URL = 'https://chat.example.com';
 let provider: FakeProvider;
-let t: TestServer;
-let bob: MadeUser;
 
 beforeAll(async () => {
   provider = new FakeProvider();
   await provider.start();
-  t = await startTestServer({
-    externalUrl: EXTERNAL_URL,
-    videoCalls: {
-      zoom: {
-        clientId: 'client-id', clientSecret: 'client-secret',
-        authorizeUrl: `${provider.url}/oauth/authorize`, tokenUrl: `${provider.url}/oauth/token`, apiUrl: `${provider.url}/v2`,
-      },
-    },
-  });
-  bob = await makeUser(t, { fullName: 'Bob' });
 });
+const t = useTestServer(() => ({
+  externalUrl: EXTERNAL_URL,
+  videoCalls: {
+    zoom: {
+      clientId: 'client-id', clientSecret: 'client-secret',
+      authorizeUrl: `${provider.url}/oauth/authorize`, tokenUrl: `${provider.url}/oauth/token`, apiUrl: `${provider.url}/v2`,
+    },
+  },
+}));
+const { bob } = useTeam(t, ['bob']);
+
 afterAll(async () => {
-  await t?.close();
   await provider?.close();
 });
 beforeEach(() => { provider.seen = []; provider.meetingsFail = false; });
-
-const db = () => t.server.database.prisma;
 
 const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['has_zoom_token', 'has_provider_token'] })).queue_id;
 const events = async (c: ApiClient, queueId: string) => withoutIds(await allEvents(c, queueId));
@@ -149,7 +146,7 @@ describe('The OAuth flow', () => {
     expect(await events(t.client(bob), theirs)).toEqual([]);
     expect(await tokenState(t.client(erin))).toEqual({ has_provider_token: true, has_zoom_token: true });
     expect(await tokenState(t.client(bob))).toEqual({ has_provider_token: false, has_zoom_token: false });
-    const row = await db().videoProviderToken.findUniqueOrThrow({ where: { userId_provider: { userId: erin.userId, provider: 'zoom' } } });
+    const row = await t.db.videoProviderToken.findUniqueOrThrow({ where: { userId_provider: { userId: erin.userId, provider: 'zoom' } } });
     expect(JSON.parse(row.token)).toMatchObject({ access_token: 'tok-1', refresh_token: 'ref-1' });
   });
 
@@ -170,10 +167,10 @@ describe('The OAuth flow', () => {
       const res = await t.client().get('/calls/zoom/complete', { code: 'good-code', state: forged });
       expect(res.status).toBe(400);
     }
-    await db().videoProviderToken.updateMany({ where: { userId: frank.userId }, data: { createdAt: new Date(Date.now() - 11 * 60 * 1000) } });
+    await t.db.videoProviderToken.updateMany({ where: { userId: frank.userId }, data: { createdAt: new Date(Date.now() - 11 * 60 * 1000) } });
     const expired = await t.client().get('/calls/zoom/complete', { code: 'good-code', state: fresh });
     expect(expired.body.msg).toBe('Invalid Zoom session identifier');
-    expect(await db().videoProviderToken.findMany({ where: { userId: { in: [frank.userId, bob.userId] }, provider: 'zoom' } })).toEqual([]);
+    expect(await t.db.videoProviderToken.findMany({ where: { userId: { in: [frank.userId, bob.userId] }, provider: 'zoom' } })).toEqual([]);
     expect(await tokenState(t.client(frank))).toEqual({ has_provider_token: false, has_zoom_token: false });
   });
 });
@@ -231,14 +228,14 @@ describe('Expired, refused and revoked tokens', () => {
     const refresh = provider.seen.filter((s) => s.path === '/oauth/token').at(-1)!;
     expect(Object.fromEntries(new URLSearchParams(refresh.body))).toMatchObject({ grant_type: 'refresh_token', refresh_token: 'ref-1' });
     expect(provider.seen.at(-1)!.headers.authorization).toBe('Bearer tok-2');
-    const row = await db().videoProviderToken.findUniqueOrThrow({ where: { userId_provider: { userId: hal.userId, provider: 'zoom' } } });
+    const row = await t.db.videoProviderToken.findUniqueOrThrow({ where: { userId_provider: { userId: hal.userId, provider: 'zoom' } } });
     expect(JSON.parse(row.token)).toMatchObject({ access_token: 'tok-2', refresh_token: 'ref-2' });
   });
 
   it('forgets a token the provider refuses, and tells the user', async () => {
     const ivy = await makeUser(t);
     await authorize(ivy, 'good-code');
-    await db().videoProviderToken.update({
+    await t.db.videoProviderToken.update({
       where: { userId_provider: { userId: ivy.userId, provider: 'zoom' } },
       data: { token: JSON.stringify({ access_token: 'revoked-at-provider' }) },
     });

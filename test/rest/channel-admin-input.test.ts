@@ -1,15 +1,13 @@
 // Channel administration answers hostile input with Zulip-style 4xx errors.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel } from '../support/factories.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let channelId: number;
+const t = useTestServer();
 beforeAll(async () => {
-  t = await startTestServer();
   channelId = await makeChannel(t.client(t.owner), 'retention');
 });
-afterAll(async () => { await t?.close(); });
 
 describe('PATCH /streams/{stream_id} message_retention_days', () => {
   it('refuses a number of days too large to store, and changes nothing', async () => {

@@ -1,18 +1,15 @@
 // POST /channels/create (feature level 417): one channel, exactly the given subscribers, the same
 // creation rules as subscribing; an existing name is CHANNEL_ALREADY_EXISTS. And
 // GET /streams/{stream_id}/email_address, answered as a Zulip server without an email gateway.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, type MadeUser, makeChannelFolder, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeChannel, makeChannelFolder } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
+const t = useTestServer();
+const { admin, alice, bob, guest } = useTeam(t, ['admin', 'alice', 'bob', 'guest']);
 
 async function channel(c: ApiClient, id: number) {
   return (await c.get(`/streams/${id}`)).body.stream;
@@ -20,12 +17,6 @@ async function channel(c: ApiClient, id: number) {
 async function members(id: number): Promise<number[]> {
   return (await t.client(admin).get(`/streams/${id}/members`)).body.subscribers.sort((a: number, b: number) => a - b);
 }
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, alice, bob, guest } = await makeTeam(t, ['admin', 'alice', 'bob', 'guest']));
-});
-afterAll(async () => { await t?.close(); });
 
 describe('POST /channels/create', () => {
   it('creates the channel with its description and subscribes exactly the given users, with events', async () => {

@@ -1,21 +1,14 @@
 // Channel folders: GET /channel_folders, POST /channel_folders/create, PATCH /channel_folders/{id},
 // PATCH /channel_folders (order), channel_folder events, register's channel_folders, and folder_id
 // on channels; the same through GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeChannel, makeOtherRealmOwner, type MadeUser, updateRealm } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let member: MadeUser;
-
-beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ admin, member } = await makeTeam(t, ['admin', 'member']));
-});
-afterAll(async () => { await t?.close(); });
+const t = useTestServer({ scheduledPollMs: 0 });
+const { admin, member } = useTeam(t, ['admin', 'member']);
 
 const create = (who: MadeUser, name: string, description = '') => t.client(who).post('/channel_folders/create', { name, description });
 const folderIds = async (who: MadeUser, includeArchived = false) =>
@@ -173,7 +166,7 @@ describe('spectators', () => {
     const shown = (await create(admin, 'Public square')).body.channel_folder_id;
     const hidden = (await create(admin, 'Back office')).body.channel_folder_id;
     await makeChannel(t.client(admin), 'office', { folder_id: hidden });
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
     await updateRealm(t, { enable_spectator_access: true });
     try {

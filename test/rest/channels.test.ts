@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser } from '../support/factories.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
 let vault: number;
+const t = useTestServer();
+const { alice, bob, guest } = useTeam(t, ['alice', 'bob', 'guest']);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, guest } = await makeTeam(t, ['alice', 'bob', 'guest']));
   await makeChannel(t.client(alice), 'design', { description: 'All things design' } as never);
   vault = await makeChannel(t.client(alice), 'vault', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 const names = (list: { name: string }[]) => list.map((c) => c.name).sort();
 

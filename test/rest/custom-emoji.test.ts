@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { makeBot, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL } from '../support/server.ts';
+import { updateRealm } from '../support/factories.ts';
 import { validateResponse } from '../support/openapi.ts';
 import { rawRequest, type ApiClient, type Credentials } from '../support/client.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -15,22 +16,15 @@ const ANIMATED_GIF = (() => {
   return Buffer.concat([GIF.subarray(0, GIF.length - 1), frames, Buffer.from([0x3b])]);
 })();
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let admin: MadeUser;
-let guest: MadeUser;
-let bot: MadeUser;
 let realmId: number;
+const t = useTestServer();
+const { alice, bob, admin, guest } = useTeam(t, ['alice', 'bob', 'admin', 'guest']);
+const bot = useBot(t, alice, { fullName: 'Emoji Bot' });
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, admin, guest } = await makeTeam(t, ['alice', 'bob', 'admin', 'guest']));
-  bot = await makeBot(t, alice, { fullName: 'Emoji Bot' });
-  const db = t.server.database.prisma;
+  const db = t.db;
   realmId = (await db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
 });
-afterAll(async () => { await t?.close(); });
 
 interface Upload { field?: string; name?: string; type?: string; bytes: Buffer }
 
@@ -148,7 +142,7 @@ describe('POST /realm/emoji/{emoji_name}', () => {
   });
 
   it('follows can_add_custom_emoji_group', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId } });
     const admins = await db.userGroup.findFirstOrThrow({ where: { realmId, name: 'role:administrators' } });
     await updateRealm(t, { can_add_custom_emoji_group: { new: admins.id } });
@@ -244,7 +238,7 @@ describe('custom emoji in statuses', () => {
 describe('other organizations', () => {
   it('neither see nor serve nor remove this organization\'s emoji', async () => {
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw-other-123' });
+    await createRealm(t.db, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw-other-123' });
     const key = await t.client(undefined, 'other.localhost').post('/fetch_api_key', { username: 'boss@other.example.com', password: 'pw-other-123' });
     const boss = { email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id };
     await upload(alice, 'homegrown');

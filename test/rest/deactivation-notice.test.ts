@@ -1,22 +1,20 @@
 // DELETE /users/{user_id} with deactivation_notification_comment: the deactivated user is told by
 // e-mail (Zulip's zerver/emails/deactivate), through a real SMTP sink started here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
 import { ok } from '../graphql/helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let smtp: SmtpSink;
-let admin: MadeUser;
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  t = await startTestServer({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' });
-  admin = await makeUser(t, { fullName: 'Admin', role: 200 });
 });
+const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const { admin } = useTeam(t, ['admin']);
+
 afterAll(async () => {
-  await t?.close();
   await smtp?.close();
 });
 

@@ -1,24 +1,21 @@
 // Deactivating a user tells everyone who sees a private channel's subscribers,
 // including members of the groups that grant access without a subscription.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let keeper: MadeUser; // in the channel's can_add_subscribers_group, not subscribed
-let leaver: MadeUser; // subscribed, then deactivated
-let outsider: MadeUser; // neither
 let channelId: number;
+// keeper: in the channel's can_add_subscribers_group, not subscribed
+// leaver: subscribed, then deactivated
+// outsider: neither
+const t = useTestServer();
+const { keeper, leaver, outsider } = useTeam(t, ['keeper', 'leaver', 'outsider'], { keeper: { fullName: 'Keeper' }, leaver: { fullName: 'Leaver' }, outsider: { fullName: 'Outsider' } });
 
 const register = async (client: ApiClient) => (await registerQueue(client, { event_types: ['subscription'] })).queue_id;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  keeper = await makeUser(t, { fullName: 'Keeper' });
-  leaver = await makeUser(t, { fullName: 'Leaver' });
-  outsider = await makeUser(t, { fullName: 'Outsider' });
   const owner = t.client(t.owner);
   channelId = await makeChannel(owner, 'guarded', { invite_only: true, principals: [t.owner.userId, leaver.userId] });
   const res = await owner.patch(`/streams/${channelId}`, {
@@ -26,7 +23,6 @@ beforeAll(async () => {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 });
-afterAll(async () => { await t?.close(); });
 
 describe('DELETE /users/{user_id} on a private channel subscriber', () => {
   it('sends peer_remove to members of the groups granting access, not to outsiders', async () => {

@@ -1,19 +1,17 @@
 // Default channels (Zulip's /default_streams): administrators add public channels and remove any;
 // the list is in register's realm_default_streams and every change sends a default_streams event to
 // the organization's members (not guests); new users are subscribed to the default channels.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeOtherRealmOwner, makeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let member: MadeUser;
-let guest: MadeUser;
 let lobby: number;
 let vault: number;
+const t = useTestServer();
+const { admin, member, guest } = useTeam(t, ['admin', 'member', 'guest']);
 
 async function defaults(c: ApiClient): Promise<number[]> {
   const res = await c.post('/register', { fetch_event_types: ['default_streams'] });
@@ -23,12 +21,9 @@ async function defaults(c: ApiClient): Promise<number[]> {
 const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['default_streams'] })).queue_id;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, member, guest } = await makeTeam(t, ['admin', 'member', 'guest']));
   lobby = await makeChannel(t.client(admin), 'lobby');
   vault = await makeChannel(t.client(admin), 'vault', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('POST /default_streams', () => {
   it('adds a public channel, announced to members but not guests, and new users join it', async () => {

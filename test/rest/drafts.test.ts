@@ -2,29 +2,22 @@
 // channel the owner can read, direct drafts to existing active users (stored as the other
 // participants), unaddressed drafts, timestamps; `drafts` add/update/remove events to the owner;
 // register's `drafts`; refused while `enable_drafts_synchronization` is off. The same through GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, type MadeUser, updateSettings } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeOtherRealmOwner, makeUser, updateSettings } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
 let general: number;
 let secret: number;
+const t = useTestServer();
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol'], { alice: { fullName: 'Alice' } });
 
 beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  carol = await makeUser(t, { fullName: 'Carol' });
   general = await makeChannel(t.client(alice), 'drafting');
   secret = await makeChannel(t.client(bob), 'bob-secret', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 const client = (u: Credentials) => t.client(u);
 

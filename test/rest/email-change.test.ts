@@ -3,18 +3,22 @@
 // (/accounts/confirm_new_email/<token>/, or GraphQL confirmEmailChange) makes the change, with
 // realm_user events, and tells the old address. The organization's rules are checked at both ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser } from '../support/factories.ts';
+import { makeUser } from '../support/factories.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let smtp: SmtpSink;
-let owner: ApiClient;
-let admin: MadeUser;
 let n = 0;
+
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+});
+const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const owner = t.ownerClient;
+const { admin } = useTeam(t, ['admin']);
 
 const INVALID_LINK = 'Whoops. The confirmation link has expired or been deactivated.';
 const DISABLED = 'Email address changes are disabled in this organization.';
@@ -50,14 +54,7 @@ async function setEmailChangesDisabled(value: boolean) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-  t = await startTestServer({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' });
-  owner = t.client(t.owner);
-  admin = await makeUser(t, { fullName: 'Admin', role: 200 });
-});
 afterAll(async () => {
-  await t?.close();
   await smtp?.close();
 });
 

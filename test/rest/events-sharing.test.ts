@@ -1,27 +1,22 @@
 // One message fanned out to many queues is tailored once per shape (kinds.ts Tailoring) and each
 // shared copy serialized once (queue.ts eventJson): queues that differ in what the tailor reads must
 // still get their own forms, and every answer must be what serializing it alone would give.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { Tailoring, type QueueView } from '../../resolvers/events/kinds.ts';
 import { EventQueue, eventJson, eventsJson, queuedEvent, type QueueOptions } from '../../resolvers/events/queue.ts';
 import type { MessageEvent } from '../../resolvers/messages/events.ts';
 import type { MessageView } from '../../resolvers/messages/present.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
+const t = useTestServer({ heartbeatSecs: 1 });
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 beforeAll(async () => {
-  t = await startTestServer({ heartbeatSecs: 1 });
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'shapes', { principals: [alice.userId, bob.userId, carol.userId] });
 });
-afterAll(async () => { await t?.close(); });
 
 const register = async (client: ApiClient, params: Record<string, unknown> = {}) => (await registerQueue(client, { event_types: ['message'], ...params })).queue_id;
 
