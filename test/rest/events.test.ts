@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser, sendDirect, sendToChannel, updateRealm } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { getEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
+// A one-second heartbeat keeps the long-poll tests short.
+const t = useTestServer({ heartbeatSecs: 1 });
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 beforeAll(async () => {
-  // A one-second heartbeat keeps the long-poll tests short.
-  t = await startTestServer({ heartbeatSecs: 1 });
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
 });
-afterAll(async () => { await t?.close(); });
 
 const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, {
   event_types: ['message', 'update_message', 'delete_message', 'reaction', 'typing', 'update_message_flags', 'heartbeat'], fetch_event_types: ['realm'], ...params,
@@ -84,7 +79,7 @@ describe('POST /register', () => {
   });
 
   it('lets spectators register, without client_gravatar or include_subscribers=true', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
     await updateRealm(t, { enable_spectator_access: true });
     try {

@@ -1,7 +1,7 @@
 // Organization exports: POST/GET /export/realm, DELETE /export/realm/{id}, GET /export/realm/consents,
 // realm_export events, and the round trip: an export of one server restored by the management CLI
 // (`manage import`) into a fresh server, compared through the API.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,13 +14,12 @@ import { validateResponse } from '../support/openapi.ts';
 import { multipart, PNG } from '../clients/support.ts';
 import { only, openQueue } from '../support/events.ts';
 import { unpackExport } from '../../resolvers/exports/archive.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
 let realmId: number;
 let uploadUrl: string;
+const t = useTestServer();
+const { admin, alice, bob } = useTeam(t, ['admin', 'alice', 'bob']);
 
 function get(base: string, url: string, who?: Credentials, host?: string) {
   return new Promise<{ status: number; bytes: Buffer }>((resolve, reject) => {
@@ -48,11 +47,7 @@ async function finished(id: number) {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  realmId = (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
+  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   await makeChannel(t.client(alice), 'lobby', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'secret', { invite_only: true, principals: [alice.userId, bob.userId] });
   const upload = await multipart(t.baseUrl, 'POST', '/user_uploads', alice, {}, [{ name: 'f', filename: 'notes.txt', bytes: Buffer.from('the notes\n') }]);
@@ -64,7 +59,6 @@ beforeAll(async () => {
   await sendDirect(t.client(alice), [bob.userId], 'a direct word');
   await multipart(t.baseUrl, 'POST', '/users/me/avatar', alice, {}, [{ name: 'f', filename: 'me.png', bytes: PNG }]);
 });
-afterAll(async () => { await t?.close(); });
 
 describe('POST /export/realm', () => {
   it('is for administrators', async () => {
@@ -241,7 +235,7 @@ describe('export → manage import → a fresh server', () => {
 
 describe('the export rate limit', () => {
   it('refuses a sixth export within a week, as Zulip does', async () => {
-    const recent = await t.server.database.prisma.realmExport.count({ where: { realmId } });
+    const recent = await t.db.realmExport.count({ where: { realmId } });
     for (let i = recent; i < 5; i++) await finished((await t.client(admin).post('/export/realm')).body.id);
     const res = await t.client(admin).post('/export/realm');
     expect(res.status).toBe(400);

@@ -1,26 +1,21 @@
 // A channel's first_message_id when its first message is deleted (DELETE /messages/{id}) or moved
 // to another channel (PATCH /messages/{id} with stream_id): the column is recomputed in the same
 // transaction and everyone who may see the channel gets a `stream update` for first_message_id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendToChannel, type MadeUser, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
-import type { ApiClient, Credentials } from '../support/client.ts';
+import { describe, expect, it } from 'vitest';
+import { makeChannel, sendToChannel } from '../support/factories.ts';
+import type { Credentials } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let guest: MadeUser;
-let stranger: Credentials;
+const t = useTestServer();
+const { admin, alice, bob, carol, guest } = useTeam(t, ['admin', 'alice', 'bob', 'carol', 'guest']);
+const stranger = useOtherRealmOwner(t, 'other');
 const OTHER = 'other.localhost';
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}-${++seq}`;
 
-const db = () => t.server.database.prisma;
 const as = (who: Credentials) => (who === stranger ? t.client(who, OTHER) : t.client(who));
-const stored = async (id: number) => (await db().channel.findUniqueOrThrow({ where: { id } })).firstMessageId;
+const stored = async (id: number) => (await t.db.channel.findUniqueOrThrow({ where: { id } })).firstMessageId;
 
 const register = async (who: Credentials) => (await registerQueue(as(who), { event_types: ['stream'] })).queue_id;
 /** The first_message_id updates this queue received, as [stream_id, value]. */
@@ -32,13 +27,6 @@ async function firstMessageUpdates(who: Credentials, queueId: string): Promise<[
 async function registerAll(users: Credentials[]): Promise<Map<Credentials, string>> {
   return new Map(await Promise.all(users.map(async (u) => [u, await register(u)] as const)));
 }
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'alice', 'bob', 'carol', 'guest']));
-  stranger = await makeOtherRealmOwner(t, 'other');
-}, 180_000);
-afterAll(async () => { await t?.close(); });
 
 describe('DELETE /messages/{message_id}: the channel\'s first message', () => {
   it('moves first_message_id to the next message and tells everyone who may see a public channel', async () => {

@@ -2,16 +2,17 @@
 // their account is that many days old. Permission settings granted to role:fullmembers refuse
 // newer members, directly and through groups that contain role:fullmembers.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import { graphql, type ApiClient, type Credentials } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
 let sys: Record<string, number>;
 let counter = 0;
+// The promotion worker is off: the tests run promotions themselves, when they mean to.
+const t = useTestServer({ fullMemberPromotionMs: 0 });
+const owner = t.ownerClient;
 
 const DAY_MS = 86_400_000;
 
@@ -20,7 +21,7 @@ const DAY_MS = 86_400_000;
  * the test moves `dateJoined` in the database: the only way to get an old account in a test run.
  */
 async function age(user: Credentials, days: number): Promise<void> {
-  await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { dateJoined: new Date(Date.now() - days * DAY_MS) } });
+  await t.db.user.update({ where: { id: user.userId }, data: { dateJoined: new Date(Date.now() - days * DAY_MS) } });
   // Direct database work can outlast the server's keep-alive timeout; start with fresh sockets.
   http.globalAgent.destroy();
 }
@@ -49,15 +50,11 @@ function refused(res: { status: number; body: any }, msg = 'Insufficient permiss
 }
 
 beforeAll(async () => {
-  // The promotion worker is off: the tests run promotions themselves, when they mean to.
-  t = await startTestServer({ fullMemberPromotionMs: 0 });
-  owner = t.client(t.owner);
   const groups = (await owner.get('/user_groups')).body.user_groups;
   sys = Object.fromEntries(groups.filter((g: any) => g.is_system_group).map((g: any) => [g.name, g.id]));
   const res = await owner.patch('/realm', { can_create_public_channel_group: JSON.stringify({ new: sys['role:fullmembers'] }) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }, 60_000);
-afterAll(async () => { await t?.close(); });
 
 describe('role:fullmembers with a zero waiting period', () => {
   it('has every member from the start, and lets a brand-new member create channels', async () => {

@@ -2,26 +2,24 @@
 // (test/support/fuzz.ts): none may be answered with a 5xx or a GraphQL INTERNAL_SERVER_ERROR. A
 // few thousand seeded requests here (FUZZ_REQUESTS, FUZZ_SEED to change them);
 // scripts/hostile/fuzz.ts sends hundreds of thousands.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, makeChannel, sendToChannel } from '../support/factories.ts';
 import { fuzz, graphqlFields, restRoutes, type FuzzCallers } from '../support/fuzz.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
 
-let t: TestServer;
 let target: FuzzCallers;
+const t = useTestServer();
 
 beforeAll(async () => {
-  t = await startTestServer();
   const member = await makeUser(t);
   const guest = await makeUser(t, { role: 600 });
   await makeChannel(t.client(t.owner), 'fuzzed', {});
   await sendToChannel(t.client(t.owner), 'general', 'fuzz', 'something to edit and react to');
   target = { baseUrl: t.baseUrl, callers: [t.owner, member, guest] };
 });
-afterAll(async () => { await t?.close(); });
 
 describe('hostile input to every route and field', () => {
   it(`${REQUESTS} seeded requests: no 5xx, no GraphQL INTERNAL_SERVER_ERROR`, async () => {

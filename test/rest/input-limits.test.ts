@@ -2,26 +2,24 @@
 // lengths of indexed columns, repeated form fields, and GraphQL documents (GraphQL Armor). Each is
 // answered with a client error before anything recursive or the database sees it, over REST and
 // GraphQL alike, and nothing is stored.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getIntrospectionQuery } from 'graphql';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { ApiClient, graphql, rawRequest } from '../support/client.ts';
 import { sendToChannel } from '../support/factories.ts';
 import { INPUT_LIMITS } from '../../server/input-limits.ts';
 import { MAX_INDEXED_TEXT_LENGTH } from '../../resolvers/limits.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let api: ApiClient;
 let auth: string;
 let messageId: number;
+const t = useTestServer();
 
 beforeAll(async () => {
-  t = await startTestServer();
   api = new ApiClient(t.baseUrl, t.owner, undefined, false);
   auth = 'Basic ' + Buffer.from(`${t.owner.email}:${t.owner.apiKey}`).toString('base64');
   messageId = await sendToChannel(t.client(t.owner), 'general', 'limits', 'original');
 });
-afterAll(async () => { await t?.close(); });
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();

@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, sendToChannel, setRole, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeBot, sendToChannel, setRole } from '../support/factories.ts';
 import { ROLE_ADMINISTRATOR } from '../../resolvers/users/roles.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
 // Server and client share this process: on a busy machine the server may close an idle kept-alive
 // socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let member: MadeUser;
-let guest: MadeUser;
-let outsider: Credentials;
+const t = useTestServer();
+const { admin, moderator, member, guest } = useTeam(t, ['admin', 'moderator', 'member', 'guest']);
+const outsider = useOtherRealmOwner(t, 'elsewhere');
 const OTHER = 'elsewhere.localhost';
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
-  outsider = await makeOtherRealmOwner(t, 'elsewhere');
-});
-afterAll(async () => { await t?.close(); });
 
 // Each test starts from an organization without linkifiers.
 beforeEach(async () => {
-  await t.server.database.prisma.linkifier.deleteMany({});
+  await t.db.linkifier.deleteMany({});
   const { forgetLinkifiers } = await import('../../resolvers/messages/render.ts');
-  for (const realm of await t.server.database.prisma.realm.findMany({ select: { id: true } })) forgetLinkifiers(realm.id);
+  for (const realm of await t.db.realm.findMany({ select: { id: true } })) forgetLinkifiers(realm.id);
 });
 
 const ISSUE = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip/issues/{id}' };

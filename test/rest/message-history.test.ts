@@ -2,29 +2,23 @@
 // move as a snapshot of the message after it, oldest first, with the content diff; the
 // organization's message_edit_history_visibility_policy hides content edits ("moves") or the whole
 // history ("none"), here and in message records. The same through GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendDirect, sendToChannel, updateRealm } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let outsider: MadeUser;
+const t = useTestServer();
+const { alice, bob, outsider } = useTeam(t, ['alice', 'bob', 'outsider'], { outsider: { fullName: 'Outsider' } });
 
 async function setPolicy(policy: 'all' | 'moves' | 'none') {
   await updateRealm(t, { message_edit_history_visibility_policy: policy });
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
-  outsider = await makeUser(t, { fullName: 'Outsider' });
   await makeChannel(t.client(alice), 'history');
   await makeChannel(t.client(alice), 'elsewhere');
   await makeChannel(t.client(alice), 'hideout', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 /** A message sent, edited, moved to another topic, then to another channel. */
 async function editedMessage(): Promise<{ id: number; elsewhere: number; history: number }> {

@@ -1,33 +1,24 @@
 // POST /messages/{message_id}/report: a notice from the notification bot in the moderation request
 // channel, in Zulip's format (zerver/lib/message_report.py). The channel is chosen by an
 // administrator with PATCH /realm.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendDirect, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let moderator: MadeUser;
-let guest: MadeUser;
 let design: number;
 let moderation: number;
+const t = useTestServer({ scheduledPollMs: 0 });
+const { alice, bob, carol, moderator, guest } = useTeam(t, ['alice', 'bob', 'carol', 'moderator', 'guest']);
 
-const db = () => t.server.database.prisma;
 const mention = (u: MadeUser) => `@_**${u.fullName}|${u.userId}**`;
 const report = (client: ApiClient, messageId: number, params: Record<string, unknown>) => client.post(`/messages/${messageId}/report`, params);
 
 beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
-  ({ moderator, guest } = await makeTeam(t, ['moderator', 'guest']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId, guest.userId] });
   moderation = await makeChannel(t.client(moderator), 'moderation', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 async function setModerationChannel(id: number | null) {
   const res = await t.client(t.owner).patch('/realm', { moderation_request_channel_id: id ?? -1 });
@@ -105,18 +96,18 @@ describe('POST /messages/{message_id}/report', () => {
       expect((await report(t.client(alice), messageId, { report_type: key, description: 'why' })).status).toBe(200);
       expect((await latestNotice()).content).toContain(`**${name}**. why`);
     }
-    const before = await db().message.count();
+    const before = await t.db.message.count();
     const bad = await report(t.client(alice), messageId, { report_type: 'boring' });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid report_type' });
     const missing = await t.client(alice).post(`/messages/${messageId}/report`, {});
     expect(missing.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'report_type' });
-    expect(await db().message.count()).toBe(before);
+    expect(await t.db.message.count()).toBe(before);
   });
 
   it('requires a description for `other`, and refuses one over 1000 characters', async () => {
     const messageId = await sendToChannel(t.client(bob), design, 'plans', 'odd');
-    const before = await db().message.count();
+    const before = await t.db.message.count();
     for (const description of [undefined, '']) {
       const res = await report(t.client(alice), messageId, { report_type: 'other', description });
       expect(res.status).toBe(400);
@@ -125,7 +116,7 @@ describe('POST /messages/{message_id}/report', () => {
     const long = await report(t.client(alice), messageId, { report_type: 'spam', description: 'x'.repeat(1001) });
     expect(long.status).toBe(400);
     expect(long.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'description is too long (limit: 1000 characters)' });
-    expect(await db().message.count()).toBe(before);
+    expect(await t.db.message.count()).toBe(before);
     expect((await report(t.client(alice), messageId, { report_type: 'other', description: 'x'.repeat(1000) })).status).toBe(200);
   });
 
@@ -137,27 +128,27 @@ describe('POST /messages/{message_id}/report', () => {
     const hidden = await makeChannel(t.client(bob), 'bob private', { invite_only: true });
     const secret = await sendToChannel(t.client(bob), hidden, 'x', 'secret');
     const between = await sendDirect(t.client(bob), [carol.userId], 'between us');
-    const before = await db().message.count();
+    const before = await t.db.message.count();
     for (const [who, messageId] of [[alice, secret], [alice, between], [guest, between], [alice, 999999]] as const) {
       const res = await report(t.client(who), messageId, { report_type: 'spam' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid message(s)' });
     }
-    expect(await db().message.count()).toBe(before);
+    expect(await t.db.message.count()).toBe(before);
     expect((await t.client().post(`/messages/${inDesign}/report`, { report_type: 'spam' })).status).toBe(401);
   });
 
   it('posts to the empty topic when the moderation channel allows only that', async () => {
     // Written directly: the API allows empty_topic_only only once every message of the channel is in
     // the empty topic, and earlier reports are in theirs.
-    await db().channel.update({ where: { id: moderation }, data: { topicsPolicy: 'empty_topic_only' } });
+    await t.db.channel.update({ where: { id: moderation }, data: { topicsPolicy: 'empty_topic_only' } });
     try {
       const messageId = await sendToChannel(t.client(bob), design, 'plans', 'x');
       expect((await report(t.client(alice), messageId, { report_type: 'spam' })).status).toBe(200);
       const res = await t.client(moderator).get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, allow_empty_topic_name: true, narrow: [{ operator: 'channel', operand: moderation }] });
       expect(res.body.messages[0].subject).toBe('');
     } finally {
-      await db().channel.update({ where: { id: moderation }, data: { topicsPolicy: 'inherit' } });
+      await t.db.channel.update({ where: { id: moderation }, data: { topicsPolicy: 'inherit' } });
     }
   });
 });

@@ -1,10 +1,8 @@
 // GET /messages with a hostile anchor_date answers 400, not 500.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer(); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
 
 describe('GET /messages anchor=date', () => {
   it('refuses the year 0', async () => {

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendDirect, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
-import type { ApiClient } from '../support/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let guest: MadeUser;
+// With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+const t = useTestServer({ gravatarEnabled: true });
+const owner = t.ownerClient;
+const { alice, bob, carol, guest } = useTeam(t, ['alice', 'bob', 'carol', 'guest']);
 const ids: Record<string, number> = {};
 
 const channelNarrow = (name: string, topic?: string) => [
@@ -17,10 +14,6 @@ const channelNarrow = (name: string, topic?: string) => [
 ];
 
 beforeAll(async () => {
-  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
-  t = await startTestServer({ gravatarEnabled: true });
-  owner = t.client(t.owner);
-  ({ alice, bob, carol, guest } = await makeTeam(t, ['alice', 'bob', 'carol', 'guest']));
   await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'vault', { invite_only: true });
   ids.d1 = await sendToChannel(t.client(alice), 'design', 'colors', 'red is a colour');
@@ -33,7 +26,6 @@ beforeAll(async () => {
   ids.d4 = await sendToChannel(t.client(bob), 'design', 'colors', 'green with ![img](https://example.com/a.png)');
   ids.g2 = await sendToChannel(t.client(carol), 'general', 'lunch', 'pasta tomorrow');
 });
-afterAll(async () => { await t?.close(); });
 
 const idsOf = (res: { body: { messages: { id: number }[] } }) => res.body.messages.map((m) => m.id);
 
@@ -357,7 +349,7 @@ describe('GET /messages presentation', () => {
 describe('GET /messages across realms', () => {
   it('never returns another organization\'s messages', async () => {
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    await createRealm(t.server.database.prisma, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw-other-123' });
+    await createRealm(t.db, { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'pw-other-123' });
     const anon = t.client(undefined, 'other.localhost');
     const key = await anon.post('/fetch_api_key', { username: 'boss@other.example.com', password: 'pw-other-123' });
     const boss = t.client({ email: key.body.email, apiKey: key.body.api_key, userId: key.body.user_id }, 'other.localhost');

@@ -1,17 +1,14 @@
 // Reading aids for messages: read receipts (GET /messages/{message_id}/read_receipts), Markdown
 // previews (POST /messages/render) and live narrow checks (GET /messages/matches_narrow), each as
 // Zulip's views answer them, and the same through GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, updateSettings } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, updateRealm, updateSettings } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let dave: MadeUser;
+const t = useTestServer();
+const { alice, bob, carol, dave } = useTeam(t, ['alice', 'bob', 'carol', 'dave'], { bob: { fullName: 'Bob' }, dave: { fullName: 'Dave' } });
 
 async function markRead(c: ApiClient, ids: number[]) {
   const res = await c.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' });
@@ -19,16 +16,10 @@ async function markRead(c: ApiClient, ids: number[]) {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  carol = await makeUser(t, { fullName: 'Carol' });
-  dave = await makeUser(t, { fullName: 'Dave' });
   await makeChannel(t.client(alice), 'reading');
   for (const u of [bob, carol, dave]) await t.client(u).post('/users/me/subscriptions', { subscriptions: [{ name: 'reading' }] });
   await makeChannel(t.client(alice), 'sanctum', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('GET /messages/{message_id}/read_receipts', () => {
   it('lists who has read the message, never its sender', async () => {

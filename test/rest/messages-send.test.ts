@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser, deactivate, updateChannel, makeTeam } from '../support/factories.ts';
-import type { ApiClient } from '../support/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser, sendToChannel, deactivate, updateChannel } from '../support/factories.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
 let general: number;
 let secret: number;
+const t = useTestServer();
+const owner = t.ownerClient;
+const { alice, bob, guest } = useTeam(t, ['alice', 'bob', 'guest']);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = t.client(t.owner);
-  ({ alice, bob, guest } = await makeTeam(t, ['alice', 'bob', 'guest']));
   general = (await owner.get('/get_stream_id', { stream: 'general' })).body.stream_id;
   secret = await makeChannel(owner, 'secret', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('POST /messages to a channel', () => {
   it('sends by channel name and by ID, answering the new ID', async () => {

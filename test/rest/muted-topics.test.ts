@@ -1,18 +1,17 @@
 // PATCH /users/me/subscriptions/muted_topics: Zulip's deprecated mute/unmute form, by channel ID
 // or name, onto topic visibility policies (user_topic and muted_topics events, register's
 // user_topics); the same through GraphQL's updateMutedTopic.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let channelId: number;
 let secretId: number;
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
 async function userTopics(c: ApiClient) {
   const res = await c.post('/register', { fetch_event_types: ['user_topic'] });
@@ -20,12 +19,9 @@ async function userTopics(c: ApiClient) {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   channelId = await makeChannel(t.client(alice), 'noisy');
   secretId = await makeChannel(t.client(alice), 'secret room', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('PATCH /users/me/subscriptions/muted_topics', () => {
   it('mutes a topic by channel ID and unmutes it by name, with events', async () => {

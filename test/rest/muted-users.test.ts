@@ -2,26 +2,21 @@
 // bots and deactivated users included; `muted_users` events with the whole list to the muter;
 // register's `muted_users`; and the effects: the muted user's messages, past and future, are read
 // for the muter (so they are not unread in register either), and their typing is not shown.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeBot, makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let channel: number;
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
   channel = await makeChannel(t.client(alice), 'muting');
   await t.client(bob).post('/users/me/subscriptions', { subscriptions: [{ name: 'muting' }] });
 });
-afterAll(async () => { await t?.close(); });
 
 const client = (u: Credentials) => t.client(u);
 
