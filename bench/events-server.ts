@@ -5,6 +5,7 @@
 //   → { id, cmd: 'stats' | 'gc' | 'sql' | 'profileStart' | 'profileStop' | 'traceTake' | 'stop', ... }
 //   ← { id, ok, result } or { id, ok: false, error }
 // It reports { ready: port } once listening.
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector';
 import { findSourceMap } from 'node:module';
@@ -211,6 +212,8 @@ async function profileStop(top: number) {
   const { profile } = await post<{ profile: Profile }>('Profiler.stop');
   session!.disconnect();
   session = null;
+  // The whole profile, for DevTools or a closer look than the summary's tables.
+  if (process.env.BENCH_PROFILE_SAVE) writeFileSync(`${process.env.BENCH_PROFILE_SAVE}-${process.pid}-${Date.now()}.cpuprofile`, JSON.stringify(profile));
   return summarise(profile, top);
 }
 

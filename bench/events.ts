@@ -27,7 +27,7 @@
 // socket and written, to tell the server's share of the latency from the client's), BENCH_REDIS_URL (redis://127.0.0.1:6379),
 // BENCH_REDIS_FANOUT (BENCH_FANOUT), BENCH_REDIS_MESSAGES (BENCH_FANOUT_MESSAGES), BENCH_HEARTBEAT_SECS
 // (50), BENCH_PROFILE (1: CPU-profile the server during the long-poll fan-out), BENCH_PROFILE_WS (0; 1:
-// during the graphql-ws fan-out too), BENCH_MEMORY_QUEUES
+// during the graphql-ws fan-out too; BENCH_PROFILE_SAVE=<path prefix> keeps each whole profile), BENCH_MEMORY_QUEUES
 // (20000) and BENCH_MEMORY_WS (5000): issue 16's goal 5, that many idle queues and graphql-ws
 // subscribers in one server (0 skips it).
 //
