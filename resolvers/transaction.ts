@@ -46,6 +46,10 @@ class OnCommitEvents implements EventBus {
     throw new Error('events cannot be subscribed to inside a transaction');
   }
 
+  subscribeUser(): () => void {
+    return this.subscribe();
+  }
+
   async close(): Promise<void> {}
 }
 

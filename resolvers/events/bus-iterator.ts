@@ -2,14 +2,16 @@
 // the bus (which never waits) and the subscriber (which reads at its own pace).
 import type { Delivery, EventBus } from './bus.ts';
 
+/** What of the deliveries addressed to `viewer` (in their realm) a subscription yields. */
 export async function* deliveriesFor<T>(
   bus: EventBus,
+  viewer: { realmId: number; id: number },
   pick: (delivery: Delivery) => T | undefined,
   signal: AbortSignal,
 ): AsyncGenerator<T> {
   const buffer: T[] = [];
   let wake: (() => void) | null = null;
-  const unsubscribe = bus.subscribe((delivery) => {
+  const unsubscribe = bus.subscribeUser(viewer.realmId, viewer.id, (delivery) => {
     const item = pick(delivery);
     if (item === undefined) return;
     buffer.push(item);

@@ -17,9 +17,9 @@ builder.subscriptionFields((t) => ({
       const viewer = requireUser(ctx);
       const narrow = (args.narrow ?? []).map((term) => [term.operator, String(term.operand)] as [string, string]);
       checkNarrowForEvents(narrow);
-      return stoppable((signal) => deliveriesFor<MessageView>(ctx.events, (delivery) => {
+      return stoppable((signal) => deliveriesFor<MessageView>(ctx.events, viewer, (delivery) => {
         const event = delivery.event;
-        if (delivery.realmId !== viewer.realmId || event.type !== 'message' || !delivery.userIds.includes(viewer.id)) return undefined;
+        if (event.type !== 'message') return undefined;
         const flags = event.flags_by_user[viewer.id] ?? [];
         if (!matchesNarrow(narrow, event.message, flags)) return undefined;
         return { ...event.message, flags };
@@ -33,9 +33,9 @@ builder.subscriptionFields((t) => ({
     args: { streamId: t.arg.int({ description: 'Only typing in this channel.' }) },
     subscribe: (_root, args, ctx) => {
       const viewer = requireUser(ctx);
-      return stoppable((signal) => deliveriesFor<TypingShape>(ctx.events, (delivery) => {
+      return stoppable((signal) => deliveriesFor<TypingShape>(ctx.events, viewer, (delivery) => {
         const e = delivery.event as Record<string, any>;
-        if (delivery.realmId !== viewer.realmId || e.type !== 'typing' || !delivery.userIds.includes(viewer.id)) return undefined;
+        if (e.type !== 'typing') return undefined;
         if (args.streamId != null && e.stream_id !== args.streamId) return undefined;
         return {
           op: e.op, senderId: e.sender.user_id, messageType: e.message_type,
