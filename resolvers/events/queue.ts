@@ -152,8 +152,9 @@ export class EventQueue {
     return queue;
   }
 
+  /** The queue as it is now (its events copied: saving is asynchronous, and the queue goes on changing meanwhile). */
   snapshot(): QueueSnapshot {
-    return { formatVersion: QUEUE_FORMAT_VERSION, id: this.id, realmId: this.realmId, userId: this.userId, options: this.options, events: this.events, nextEventId: this.nextEventId, lastAccess: this.lastAccess };
+    return { formatVersion: QUEUE_FORMAT_VERSION, id: this.id, realmId: this.realmId, userId: this.userId, options: this.options, events: this.events.slice(), nextEventId: this.nextEventId, lastAccess: this.lastAccess };
   }
 
   get lastEventId(): number {
@@ -186,9 +187,10 @@ export class EventQueue {
 
   /** Drops events the client has acknowledged by asking for those after `lastEventId`. */
   acknowledge(lastEventId: number): void {
-    if (this.events.length && this.events[0]!.id <= lastEventId) {
-      this.events = this.events.filter((e) => e.id > lastEventId);
-    }
+    // IDs ascend: the acknowledged events are a prefix. A streaming subscription with a full resume
+    // window drops one event per event it streams; a pass over the whole window (and a new array)
+    // each time made that O(window).
+    if (this.events.length && this.events[0]!.id <= lastEventId) this.events.splice(0, this.indexAfter(lastEventId));
   }
 
   touch(): void {
