@@ -1,10 +1,8 @@
 // Narrows with a null operand get a clear 400, on every endpoint taking a narrow.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer(); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
 
 const narrow = [{ operator: 'topic', operand: null }];
 

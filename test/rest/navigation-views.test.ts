@@ -1,24 +1,16 @@
 // Navigation views (spec: POST /navigation_views; Zulip's zerver/views/navigation_views.py):
 // per-user, built-in fragments carry no name, custom views need one, duplicates are refused, and
 // every change reaches only the owner's clients as a `navigation_view` event.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeUser, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let boss: { email: string; apiKey: string; userId: number };
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
+const boss = useOtherRealmOwner(t, 'other');
 const OTHER = 'other.localhost';
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
-  boss = await makeOtherRealmOwner(t, 'other');
-});
-afterAll(async () => { await t?.close(); });
 
 const client = (u: MadeUser) => t.client(u);
 const path = (fragment: string) => `/navigation_views/${encodeURIComponent(fragment)}`;

@@ -1,14 +1,12 @@
 // Onboarding steps: register's onboarding_steps (the notices not yet dismissed),
 // POST /users/me/onboarding_steps and onboarding_steps events.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
 import { makeUser } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer({ scheduledPollMs: 0 }); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer({ scheduledPollMs: 0 });
 
 describe('POST /users/me/onboarding_steps', () => {
   it('marks a step seen: register and the event leave it out, for that user only', async () => {

@@ -6,20 +6,14 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendDirect, sendToChannel } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 interface Received { path: string; contentType: string; body: string }
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let receiver: http.Server;
 let receiverUrl: string;
-const received: Received[] = [];
-/** What the receiver answers, by request path. */
-const answers = new Map<string, { status: number; body: string }>();
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -34,12 +28,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
 });
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob'], { alice: { fullName: 'Alice' } });
+const received: Received[] = [];
+/** What the receiver answers, by request path. */
+const answers = new Map<string, { status: number; body: string }>();
+
 afterAll(async () => {
-  await t?.close();
   await new Promise<void>((resolve) => receiver?.close(() => resolve()));
 });
 

@@ -1,20 +1,13 @@
 // Code playgrounds (POST/DELETE /realm/playgrounds, realm_playgrounds events and register state) and
 // POST /users/me/api_key/regenerate.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, makeOtherRealmOwner, type MadeUser, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeUser, makeOtherRealmOwner, type MadeUser } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let member: MadeUser;
-
-beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ admin, member } = await makeTeam(t, ['admin', 'member']));
-});
-afterAll(async () => { await t?.close(); });
+const t = useTestServer({ scheduledPollMs: 0 });
+const { admin, member } = useTeam(t, ['admin', 'member']);
 
 const playgroundsOf = async (who: MadeUser) => (await t.client(who).post('/register', { fetch_event_types: ['realm_playgrounds'] })).body.realm_playgrounds;
 

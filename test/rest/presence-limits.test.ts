@@ -1,10 +1,8 @@
 // Presence history limits beyond the calendar are answered, not a 500.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer(); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
 
 describe('POST /users/me/presence history_limit_days', () => {
   it('takes the largest integer and answers with everyone recently seen', async () => {

@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
+import { makeUser, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let guest: MadeUser;
-let bot: MadeUser;
 let realmId: number;
+const t = useTestServer();
+const { alice, bob, carol, guest } = useTeam(t, ['alice', 'bob', 'carol', 'guest']);
+const bot = useBot(t, alice, { fullName: 'Presence Bot' });
 
 beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  carol = await makeUser(t, { fullName: 'Carol' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
-  bot = await makeBot(t, alice, { fullName: 'Presence Bot' });
-  const db = t.server.database.prisma;
+  const db = t.db;
   realmId = (await db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
 });
-afterAll(async () => { await t?.close(); });
-
-const db = () => t.server.database.prisma;
 
 async function report(who: Credentials, params: Record<string, unknown> = {}) {
   const res = await t.client(who).post('/users/me/presence', { status: 'active', ...params });
@@ -35,7 +23,7 @@ async function report(who: Credentials, params: Record<string, unknown> = {}) {
 /** Moves a user's last reports into the past, as if they had gone quiet. */
 async function age(who: Credentials, seconds: number) {
   const when = new Date(Date.now() - seconds * 1000);
-  await db().userPresence.update({ where: { userId: who.userId }, data: { lastConnectedTime: when, lastActiveTime: when } });
+  await t.db.userPresence.update({ where: { userId: who.userId }, data: { lastConnectedTime: when, lastActiveTime: when } });
 }
 
 const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, { event_types: ['presence'], fetch_event_types: ['presence'], ...params });
@@ -74,7 +62,7 @@ describe('POST /users/me/presence', () => {
   it('reports idle without touching the last active time', async () => {
     await report(carol);
     await age(carol, 600);
-    const before = await db().userPresence.findUniqueOrThrow({ where: { userId: carol.userId } });
+    const before = await t.db.userPresence.findUniqueOrThrow({ where: { userId: carol.userId } });
     const body = await report(carol, { status: 'idle', slim_presence: true });
     const mine = body.presences[String(carol.userId)];
     expect(mine.active_timestamp).toBe(Math.floor(before.lastActiveTime!.getTime() / 1000));
@@ -123,11 +111,11 @@ describe('POST /users/me/presence', () => {
     });
     it('bots', async () => {
       expectError(await t.client(bot).post('/users/me/presence', { status: 'active' }), 'This endpoint does not accept bot requests.');
-      expect(await db().userPresence.findUnique({ where: { userId: bot.userId } })).toBeNull();
+      expect(await t.db.userPresence.findUnique({ where: { userId: bot.userId } })).toBeNull();
     });
     afterAll(async () => {
       // Carol's row is still the aged one: none of the refused requests wrote.
-      const row = await db().userPresence.findUniqueOrThrow({ where: { userId: carol.userId } });
+      const row = await t.db.userPresence.findUniqueOrThrow({ where: { userId: carol.userId } });
       expect(Date.now() - row.lastConnectedTime!.getTime()).toBeGreaterThan(19 * 86400_000);
     });
   });
@@ -158,7 +146,7 @@ describe('presence events', () => {
 
   it('are sent when an idle user becomes active again', async () => {
     await report(bob);
-    await db().userPresence.update({ where: { userId: bob.userId }, data: { lastActiveTime: new Date(Date.now() - 600_000) } });
+    await t.db.userPresence.update({ where: { userId: bob.userId }, data: { lastActiveTime: new Date(Date.now() - 600_000) } });
     const q = await register(t.client(alice));
     await report(bob, { status: 'idle' });
     expect(await poll(t.client(alice), q.queue_id)).toEqual([]);
@@ -234,8 +222,8 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     expectError(await t.client(alice).get(`/users/${bot.userId}/presence`), 'Presence is not supported for bot users.');
     expectError(await t.client(alice).get(`/users/${quiet.email}/presence`), `No presence data for ${quiet.email}`);
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    const { owner: stranger } = await createRealm(db(), { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
-    await db().userPresence.create({ data: { userId: stranger.id, realmId: stranger.realmId, lastConnectedTime: new Date(), lastActiveTime: new Date() } });
+    const { owner: stranger } = await createRealm(t.db, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
+    await t.db.userPresence.create({ data: { userId: stranger.id, realmId: stranger.realmId, lastConnectedTime: new Date(), lastActiveTime: new Date() } });
     expectError(await t.client(alice).get(`/users/${stranger.id}/presence`), 'No such user');
     expect((await t.client(alice).get('/realm/presence')).body.presences[stranger.email]).toBeUndefined();
     expect(stranger.realmId).not.toBe(realmId);
@@ -255,8 +243,8 @@ describe('GET /realm/presence', () => {
 
 describe('guests who may not see everyone', () => {
   it('see and hear only the users they can access', async () => {
-    const realm = await db().realm.findUniqueOrThrow({ where: { id: realmId } });
-    const members = await db().userGroup.findFirstOrThrow({ where: { realmId, name: 'role:members' } });
+    const realm = await t.db.realm.findUniqueOrThrow({ where: { id: realmId } });
+    const members = await t.db.userGroup.findFirstOrThrow({ where: { realmId, name: 'role:members' } });
     await updateRealm(t, { can_access_all_users_group: { new: members.id } });
     const channels = await leaveAllChannels(t, guest);
     try {

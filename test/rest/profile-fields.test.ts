@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeBot, makeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let admin: MadeUser;
-let moderator: MadeUser;
-let member: MadeUser;
-let guest: MadeUser;
+const t = useTestServer();
+const owner = t.ownerClient;
+const { admin, moderator, member, guest } = useTeam(t, ['admin', 'moderator', 'member', 'guest']);
 
-const db = () => t.server.database.prisma;
 const SELECT_DATA = { vim: { text: 'Vim', order: '1' }, emacs: { text: 'Emacs', order: '2' } };
 
 const register = async (client: ApiClient) => (await registerQueue(client, { event_types: ['realm_user', 'custom_profile_fields'], fetch_event_types: ['realm'] })).queue_id;
@@ -30,7 +26,7 @@ async function createField(params: Record<string, unknown>): Promise<number> {
 }
 
 async function fieldCount(): Promise<number> {
-  return db().customProfileField.count({ where: { realm: { users: { some: { id: member.userId } } } } });
+  return t.db.customProfileField.count({ where: { realm: { users: { some: { id: member.userId } } } } });
 }
 
 async function profileOf(userId: number, viewer: ApiClient = t.client(member)) {
@@ -48,13 +44,6 @@ let users: number;
 let github: number;
 let pronouns: number;
 let locked: number;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  owner = t.client(t.owner);
-  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
-});
-afterAll(async () => { await t?.close(); });
 
 describe('POST /realm/profile_fields', () => {
   it('creates fields of every type, each last in order, and tells everyone', async () => {
@@ -155,7 +144,7 @@ describe('PATCH /realm/profile_fields/{field_id}', () => {
     expectError(await owner.patch(`/realm/profile_fields/${pronouns}`, { name: ' ' }), 'Label cannot be blank.');
     expectError(await owner.patch(`/realm/profile_fields/${pronouns}`, { display_in_profile_summary: true }), 'Only 2 custom profile fields can be displayed in the profile summary.');
     expectError(await owner.patch(`/realm/profile_fields/${github}`, { name: 'My GitHub' }), 'Default custom field cannot be updated.');
-    expect((await db().customProfileField.findUniqueOrThrow({ where: { id: pronouns } })).name).toBe('Pronouns');
+    expect((await t.db.customProfileField.findUniqueOrThrow({ where: { id: pronouns } })).name).toBe('Pronouns');
   });
 
   it('drops values naming a removed option', async () => {
@@ -283,7 +272,7 @@ describe('PATCH /users/me/profile_data', () => {
   it('refuses bots', async () => {
     const bot = await makeBot(t, member, { fullName: 'Profile Bot' });
     expectError(await t.client(bot).patch('/users/me/profile_data', { data: [{ id: pronouns, value: 'it/its' }] }), 'This endpoint does not accept bot requests.');
-    expect(await db().customProfileFieldValue.count({ where: { userId: bot.userId } })).toBe(0);
+    expect(await t.db.customProfileFieldValue.count({ where: { userId: bot.userId } })).toBe(0);
   });
 
   it('removes a value given null', async () => {
@@ -338,7 +327,7 @@ describe('DELETE /realm/profile_fields/{field_id}', () => {
     const queue = await register(t.client(member));
     expect((await owner.delete(`/realm/profile_fields/${locked}`)).status).toBe(200);
     expect((await owner.get('/realm/profile_fields')).body.custom_fields.map((f: any) => f.id)).not.toContain(locked);
-    expect(await db().customProfileFieldValue.count({ where: { fieldId: locked } })).toBe(0);
+    expect(await t.db.customProfileFieldValue.count({ where: { fieldId: locked } })).toBe(0);
     expect((await profileOf(member.userId))[String(locked)]).toBeUndefined();
     const events = await allEvents(t.client(member), queue);
     expect(events).toEqual([expect.objectContaining({ type: 'custom_profile_fields' })]);
@@ -348,6 +337,6 @@ describe('DELETE /realm/profile_fields/{field_id}', () => {
   it('refuses unknown fields and non-administrators', async () => {
     expectError(await owner.delete(`/realm/profile_fields/${locked}`), `Field id ${locked} not found.`);
     expectError(await t.client(member).delete(`/realm/profile_fields/${pronouns}`), 'Must be an organization administrator');
-    expect(await db().customProfileField.count({ where: { id: pronouns } })).toBe(1);
+    expect(await t.db.customProfileField.count({ where: { id: pronouns } })).toBe(1);
   });
 });

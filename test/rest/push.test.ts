@@ -6,23 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeBot, makeUser, type MadeUser } from '../support/factories.ts';
 import { tokenIdOf } from '../../resolvers/push/encoding.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 const BOUNCER_KEY = randomBytes(32).toString('base64');
 const OTHER_BOUNCER_KEY = randomBytes(32).toString('base64');
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let deviceCounter = 1000;
+const t = useTestServer({ pushNotificationsEnabled: true, pushBouncerPublicKeys: [BOUNCER_KEY, OTHER_BOUNCER_KEY] });
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
-beforeAll(async () => {
-  t = await startTestServer({ pushNotificationsEnabled: true, pushBouncerPublicKeys: [BOUNCER_KEY, OTHER_BOUNCER_KEY] });
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-});
-afterAll(async () => { await t?.close(); });
-
-const db = () => t.server.database.prisma;
 const pushKey = (byte = 0x31, length = 32) => Buffer.concat([Buffer.from([byte]), randomBytes(length)]).toString('base64');
 const keyFields = (over: Record<string, unknown> = {}) => ({ push_key_id: 2408, push_key: pushKey(), ...over });
 const tokenFields = (over: Record<string, unknown> = {}) => ({
@@ -34,7 +26,7 @@ const tokenFields = (over: Record<string, unknown> = {}) => ({
 });
 const nextDevice = () => ++deviceCounter;
 const register = (u: MadeUser, params: Record<string, unknown>) => t.client(u).post('/mobile_push/register', params);
-const devices = (u: MadeUser) => db().pushDevice.findMany({ where: { userId: u.userId }, orderBy: { id: 'asc' } });
+const devices = (u: MadeUser) => t.db.pushDevice.findMany({ where: { userId: u.userId }, orderBy: { id: 'asc' } });
 
 async function expectBadRequest(u: MadeUser, params: Record<string, unknown>, msg?: string) {
   const before = await devices(u);
@@ -200,7 +192,7 @@ describe('POST /mobile_push/register removes the matching legacy registration', 
 
     const res = await register(carol, { device_id: nextDevice(), ...keyFields(), ...tokenFields({ token_kind: 'android_push', token_id: tokenIdOf(fcmToken) }) });
     expect(res.status).toBe(200);
-    const left = await db().legacyPushToken.findMany({ where: { userId: { in: [carol.userId, bob.userId] } }, orderBy: { id: 'asc' } });
+    const left = await t.db.legacyPushToken.findMany({ where: { userId: { in: [carol.userId, bob.userId] } }, orderBy: { id: 'asc' } });
     expect(left.map((r) => [r.userId, r.kind, r.token])).toEqual(expect.arrayContaining([
       [carol.userId, 'fcm', 'another-fcm-token'], [carol.userId, 'apns', apnsToken], [bob.userId, 'fcm', fcmToken],
     ]));
@@ -208,9 +200,9 @@ describe('POST /mobile_push/register removes the matching legacy registration', 
 
     // An APNs registration with the FCM token's ID leaves the APNs legacy token alone; with its own ID, removes it.
     await register(carol, { device_id: nextDevice(), ...keyFields(), ...tokenFields({ token_kind: 'ios_push', token_id: tokenIdOf('another-fcm-token') }) });
-    expect(await db().legacyPushToken.count({ where: { userId: carol.userId } })).toBe(2);
+    expect(await t.db.legacyPushToken.count({ where: { userId: carol.userId } })).toBe(2);
     await register(carol, { device_id: nextDevice(), ...keyFields(), ...tokenFields({ token_kind: 'ios_push', token_id: tokenIdOf(apnsToken) }) });
-    expect((await db().legacyPushToken.findMany({ where: { userId: carol.userId } })).map((r) => r.token)).toEqual(['another-fcm-token']);
+    expect((await t.db.legacyPushToken.findMany({ where: { userId: carol.userId } })).map((r) => r.token)).toEqual(['another-fcm-token']);
   });
 });
 
@@ -235,7 +227,7 @@ describe('POST /mobile_push/register without a push service', () => {
 });
 
 describe('Legacy device tokens', () => {
-  const legacy = (u: MadeUser) => db().legacyPushToken.findMany({ where: { userId: u.userId }, orderBy: { id: 'asc' } });
+  const legacy = (u: MadeUser) => t.db.legacyPushToken.findMany({ where: { userId: u.userId }, orderBy: { id: 'asc' } });
 
   it('POST /users/me/ios_push_device_token stores a token with its app ID (also at apns_device_token)', async () => {
     const dave = await makeUser(t);

@@ -3,21 +3,19 @@
 // serializes transactions) and on PostgreSQL (TEST_DATABASE_URL), where the races are real:
 // conflicts are retried by every transaction (resolvers/transaction.ts), a concurrent insert of
 // the same key is retried once so the domain answers it, and read-modify-write locks its row.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ApiResponse } from '../support/client.ts';
 import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let owner: ApiClient;
 let alice: MadeUser;
+const t = useTestServer();
 
 beforeAll(async () => {
-  t = await startTestServer();
   owner = new ApiClient(t.baseUrl, t.owner, undefined, false);
   alice = await makeUser(t, { fullName: 'Alice' });
 });
-afterAll(async () => { await t?.close(); });
 
 const PARALLEL = 20;
 

@@ -2,38 +2,36 @@
 // operations alike), requests per IP address without credentials, login attempts per account,
 // address-change confirmations and event queues per user; answered with HTTP 429, RATE_LIMIT_HIT, `retry-after` and Zulip's
 // X-RateLimit-* headers. Off in the rest of the suite; on here, with small limits.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { ApiClient, graphql, type Credentials } from '../support/client.ts';
 import { makeUser } from '../support/factories.ts';
 import { DEFAULT_RATE_LIMITS } from '../../server/rate-limits.ts';
 import { configFromEnv } from '../../server/config.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
 const PER_USER = 12;
 const PER_IP = 40;
 const LOGIN_ATTEMPTS = 3;
 const QUEUES = 3;
 
-let t: TestServer;
+const t = useTestServer({
+  rateLimits: {
+    enabled: true,
+    apiByUser: { requests: PER_USER, seconds: 60 },
+    apiByIp: { requests: PER_IP, seconds: 60 },
+    authenticateByUsername: { requests: LOGIN_ATTEMPTS, seconds: 1800 },
+    emailChangeByUser: { requests: 2, seconds: 3600 },
+    maxEventQueuesPerUser: QUEUES,
+  },
+});
 const users: Credentials[] = [];
 
 beforeAll(async () => {
-  t = await startTestServer({
-    rateLimits: {
-      enabled: true,
-      apiByUser: { requests: PER_USER, seconds: 60 },
-      apiByIp: { requests: PER_IP, seconds: 60 },
-      authenticateByUsername: { requests: LOGIN_ATTEMPTS, seconds: 1800 },
-      emailChangeByUser: { requests: 2, seconds: 3600 },
-      maxEventQueuesPerUser: QUEUES,
-    },
-  });
   // Each test has users of its own, so their counts start at zero.
   for (let i = 0; i < 7; i++) users.push(await makeUser(t));
 });
-afterAll(async () => { await t?.close(); });
 
 function expectRateLimited(res: { status: number; headers: Record<string, unknown>; body: any }, msg = 'API usage exceeded rate limit') {
   expect(res.status, JSON.stringify(res.body)).toBe(429);

@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, setRole, type MadeUser, makeOtherRealmOwner, updateRealm, makeTeam } from '../support/factories.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeBot, setRole, updateRealm } from '../support/factories.ts';
 import { ROLE_ADMINISTRATOR } from '../../resolvers/users/roles.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
 // Server and client share this process: on a busy machine the server may close an idle kept-alive
 // socket just as the client reuses it (ECONNRESET in setup), so every request gets its own connection.
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let member: MadeUser;
-let guest: MadeUser;
-let outsider: Credentials;
+const t = useTestServer();
+const { admin, moderator, member, guest } = useTeam(t, ['admin', 'moderator', 'member', 'guest']);
+const outsider = useOtherRealmOwner(t, 'elsewhere');
 const OTHER = 'elsewhere.localhost';
 
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, member, guest } = await makeTeam(t, ['admin', 'moderator', 'member', 'guest']));
-  outsider = await makeOtherRealmOwner(t, 'elsewhere');
-});
-afterAll(async () => { await t?.close(); });
-
 beforeEach(async () => {
-  await t.server.database.prisma.realmDomain.deleteMany({});
+  await t.db.realmDomain.deleteMany({});
 });
 
 const owner = () => t.client(t.owner);
@@ -49,7 +39,7 @@ describe('POST /realm/domains', () => {
     const res = await owner().post('/realm/domains', { domain: 'zulip.org', allow_subdomains: false });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.new_domain).toEqual([expect.any(Number), 'zulip.org']);
-    const row = await t.server.database.prisma.realmDomain.findUniqueOrThrow({ where: { id: res.body.new_domain[0] } });
+    const row = await t.db.realmDomain.findUniqueOrThrow({ where: { id: res.body.new_domain[0] } });
     expect(row).toMatchObject({ domain: 'zulip.org', allowSubdomains: false });
     expect(await domains()).toEqual([{ domain: 'zulip.org', allow_subdomains: false }]);
   });
@@ -128,7 +118,7 @@ describe('DELETE /realm/domains/{domain}', () => {
   });
 
   it('lifts the sign-up restriction when the last domain goes', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     const { realmId } = await db.user.findUniqueOrThrow({ where: { id: t.owner.userId } });
     await owner().post('/realm/domains', { domain: 'zulip.org', allow_subdomains: false });
     await owner().post('/realm/domains', { domain: 'example.com', allow_subdomains: false });

@@ -1,28 +1,23 @@
 // PATCH /realm: the organization's notification channels (moderation requests, new-channel,
 // signup and Zulip-update announcements), as Zulip's do_set_realm_*_stream actions.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel } from '../support/factories.ts';
 import { graphql, type ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let member: MadeUser;
-let moderator: MadeUser;
 let publicChannel: number;
 let privateChannel: number;
+const t = useTestServer({ scheduledPollMs: 0 });
+const { admin, member, moderator } = useTeam(t, ['admin', 'member', 'moderator']);
 
 const realmState = async (client: ApiClient) => (await client.post('/register', { fetch_event_types: ['realm'] })).body;
 
 beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ admin, member, moderator } = await makeTeam(t, ['admin', 'member', 'moderator']));
   publicChannel = await makeChannel(t.client(member), 'announcements');
   // Created by the member: the administrator is not subscribed, and still may choose it.
   privateChannel = await makeChannel(t.client(member), 'mod-queue', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('PATCH /realm notification channels', () => {
   it('lets administrators set and clear them, and tells every user', async () => {
@@ -56,8 +51,8 @@ describe('PATCH /realm notification channels', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.msg).toBe('Invalid channel ID');
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    const { owner: other } = await createRealm(t.server.database.prisma, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'o@elsewhere.example.com' });
-    const foreign = await t.server.database.prisma.channel.findFirstOrThrow({ where: { realmId: other.realmId } });
+    const { owner: other } = await createRealm(t.db, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'o@elsewhere.example.com' });
+    const foreign = await t.db.channel.findFirstOrThrow({ where: { realmId: other.realmId } });
     const cross = await t.client(admin).patch('/realm', { new_stream_announcements_stream_id: foreign.id });
     expect(cross.body).toEqual(missing.body);
   });

@@ -1,19 +1,17 @@
 // PATCH /realm (Zulip's update_realm): every organization setting of register, with Zulip's checks,
 // owner-only settings, permission settings as `{new, old}`, `realm` update / update_dict events, and
 // the settings enforced where they apply (message editing and deletion, read receipts, edit history).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendToChannel } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let admin: MadeUser;
-let member: MadeUser;
-let moderator: MadeUser;
 let groups: Record<string, number>;
+const t = useTestServer({ scheduledPollMs: 0 });
+const owner = t.ownerClient;
+const { admin, moderator, member } = useTeam(t, ['admin', 'moderator', 'member']);
 
 const realmState = async (c: ApiClient) => (await c.post('/register', { fetch_event_types: ['realm'] })).body;
 
@@ -21,15 +19,11 @@ const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['r
 const events = async (c: ApiClient, queueId: string) => withoutIds(await allEvents(c, queueId));
 
 beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  owner = t.client(t.owner);
-  ({ admin, moderator, member } = await makeTeam(t, ['admin', 'moderator', 'member']));
   await makeChannel(t.client(member), 'edits');
   await t.client(admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'edits' }] });
   const list = (await owner.get('/user_groups')).body.user_groups as { id: number; name: string }[];
   groups = Object.fromEntries(list.map((g) => [g.name, g.id]));
 });
-afterAll(async () => { await t?.close(); });
 
 describe('PATCH /realm: settings', () => {
   it('changes settings, answers what changed, and announces each to everyone', async () => {
@@ -155,7 +149,7 @@ describe('PATCH /realm: permission settings', () => {
 
 describe('PATCH /realm: settings enforced', () => {
   async function backdate(messageId: number, seconds: number) {
-    await t.server.database.prisma.message.update({ where: { id: messageId }, data: { dateSent: new Date(Date.now() - seconds * 1000) } });
+    await t.db.message.update({ where: { id: messageId }, data: { dateSent: new Date(Date.now() - seconds * 1000) } });
   }
 
   it('allow_message_editing and message_content_edit_limit_seconds decide content edits', async () => {

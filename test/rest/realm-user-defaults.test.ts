@@ -1,25 +1,18 @@
 // PATCH /realm/user_settings_defaults (Zulip's update_realm_user_settings_defaults): administrators
 // choose the personal settings new users start with; register's realm_user_settings_defaults and
 // realm_user_settings_defaults events follow; new accounts get a copy, existing ones keep theirs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeUser, type MadeUser, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let member: MadeUser;
+const t = useTestServer({ scheduledPollMs: 0 });
+const { admin, member } = useTeam(t, ['admin', 'member']);
 
 const defaultsOf = async (c: ApiClient) => (await c.post('/register', { fetch_event_types: ['realm_user_settings_defaults'] })).body.realm_user_settings_defaults;
 const settingsOf = async (c: ApiClient) => (await c.post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings;
-
-beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ admin, member } = await makeTeam(t, ['admin', 'member']));
-});
-afterAll(async () => { await t?.close(); });
 
 describe('PATCH /realm/user_settings_defaults', () => {
   it('changes the defaults and tells everyone, each changed setting once', async () => {

@@ -1,29 +1,23 @@
 // Message reminders: create, list, delete, the `reminders` events, and delivery by the notification
 // bot as a direct message quoting the message, in Zulip's wording. zulip.yaml (feature level 378)
 // predates reminders, so their responses and events are checked here field by field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendDirect, sendToChannel, type MadeUser, updateChannel, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendDirect, sendToChannel, updateChannel } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
 let design: number;
 let base: string;
+const t = useTestServer({ scheduledPollMs: 0 });
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
-const db = () => t.server.database.prisma;
 
 beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
   base = t.server.config.externalUrl;
 });
-afterAll(async () => { await t?.close(); });
 
 const register = (client: ApiClient) => registerQueue<{ reminders: any[] }>(client, { event_types: ['reminders', 'message'], fetch_event_types: ['reminders'] });
 
@@ -82,13 +76,13 @@ describe('POST /reminders', () => {
     const hidden = await makeChannel(t.client(carol), 'carol only', { invite_only: true });
     const secret = await sendToChannel(t.client(carol), hidden, 'x', 'secret');
     const private1 = await sendDirect(t.client(bob), [carol.userId], 'between us');
-    const before = await db().scheduledMessage.count();
+    const before = await t.db.scheduledMessage.count();
     for (const messageId of [secret, private1, 999999]) {
       const res = await remind(t.client(alice), { message_id: messageId });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid message(s)' });
     }
-    expect(await db().scheduledMessage.count()).toBe(before);
+    expect(await t.db.scheduledMessage.count()).toBe(before);
   });
 
   it('refuses a time that is not in the future, an over-long note, and missing arguments', async () => {
@@ -129,7 +123,7 @@ describe('delivery', () => {
   it('the notification bot sends the reminder to the user, and the reminder is removed', async () => {
     const messageId = await sendToChannel(t.client(bob), design, 'plans', 'Review the *draft*');
     const id = (await remind(t.client(alice), { message_id: messageId, note: 'before lunch' })).body.reminder_id;
-    await db().scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - 1000) } });
+    await t.db.scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - 1000) } });
     const queue = await register(t.client(alice));
     const bobQueue = await register(t.client(bob));
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(1);
@@ -144,7 +138,7 @@ describe('delivery', () => {
     expect(seen.filter((e) => e.type === 'reminders')).toEqual([{ id: expect.any(Number), type: 'reminders', op: 'remove', reminder_id: id }]);
     expect(seen.filter((e) => e.type === 'message')).toHaveLength(1);
     expect(await events(t.client(bob), bobQueue.queue_id)).toEqual([]);
-    expect(await db().scheduledMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({ delivered: true, deliveredMessageId: reminder.id });
+    expect(await t.db.scheduledMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({ delivered: true, deliveredMessageId: reminder.id });
   });
 
   it('quotes the message as it is at delivery time, or as it was when access is gone', async () => {
@@ -156,7 +150,7 @@ describe('delivery', () => {
     const second = (await remind(t.client(alice), { message_id: lost })).body.reminder_id;
     const stored = (await listed(t.client(alice))).find((r) => r.reminder_id === second).content;
     await updateChannel(t.client(bob), open, { is_private: true });
-    await db().scheduledMessage.updateMany({ where: { id: { in: [first, second] } }, data: { scheduledTimestamp: new Date(Date.now() - 1000) } });
+    await t.db.scheduledMessage.updateMany({ where: { id: { in: [first, second] } }, data: { scheduledTimestamp: new Date(Date.now() - 1000) } });
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(2);
     const got = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 2, num_after: 0, apply_markdown: false });
     const contents = got.body.messages.map((m: any) => m.content);
