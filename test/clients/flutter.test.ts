@@ -7,12 +7,12 @@
 // decode failure in the app.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser, sendDirect, sendToChannel } from '../support/factories.ts';
 import { graphql, rawRequest, type ApiClient, type Credentials } from '../support/client.ts';
 import { multipart, PNG, type Wire } from './support.ts';
 import { only, openQueue, type ZulipEventOut } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 interface FieldSpec { key: string; required: boolean; type?: string; model?: string; items?: string; values?: string; custom?: boolean; enum?: boolean; reader?: string }
 const MODELS: Record<string, { fields: FieldSpec[] }> = JSON.parse(readFileSync(new URL('./flutter-models.json', import.meta.url), 'utf8')).models;
@@ -116,10 +116,9 @@ function expectEventDecodes(event: ZulipEventOut) {
   expectDecodes(event, model);
 }
 
-let t: TestServer;
-let me: MadeUser;
-let bob: MadeUser;
 let channelId: number;
+const t = useTestServer();
+const { me, bob } = useTeam(t, ['me', 'bob'], { me: { fullName: 'Flutter User', role: 200 } });
 const ids: Record<string, number> = {};
 
 // registerQueue (lib/api/route/events.dart) with everything but idle_queue_timeout (see below).
@@ -131,15 +130,11 @@ const send = (client: ApiClient, method: string, path: string, params: Wire = {}
   client.request(method, path, params, method === 'GET' ? 'query' : 'urlencoded', UA);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  me = await makeUser(t, { fullName: 'Flutter User', role: 200 });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
   channelId = await makeChannel(t.client(me), 'mobile', { principals: [me.userId, bob.userId] });
   ids.first = await sendToChannel(t.client(bob), 'mobile', 'apps', 'first unread');
   ids.second = await sendToChannel(t.client(bob), 'mobile', '', 'in the general chat');
   ids.dm = await sendDirect(t.client(bob), [me.userId], 'a direct message');
 });
-afterAll(async () => { await t?.close(); });
 
 describe('flutter: server settings and login', () => {
   it('getServerSettings: GET /server_settings decodes as GetServerSettingsResult', async () => {

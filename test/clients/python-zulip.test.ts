@@ -5,34 +5,27 @@
 // out; files go as multipart parts named by the file's path, with no Content-Type header. The
 // User-Agent is "ZulipPython/<version> (<OS>; <version>)". zulip-terminal's shapes are in
 // zulip-terminal.test.ts; the ones below are the rest of the library.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser, sendToChannel } from '../support/factories.ts';
 import { ApiClient, graphql, type Credentials } from '../support/client.ts';
 import { multipart, PNG, type Wire } from './support.ts';
 import { only, openQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 const UA = { 'user-agent': 'ZulipPython/0.9.1 (Debian GNU/Linux; 12)' };
 
-let t: TestServer;
-let admin: MadeUser;
-let hamlet: MadeUser;
-let cordelia: MadeUser;
 let denmarkId: number;
+const t = useTestServer();
+const { admin, hamlet, cordelia } = useTeam(t, ['admin', 'hamlet', 'cordelia'], { admin: { fullName: 'Iago', role: 200 }, hamlet: { fullName: 'King Hamlet' }, cordelia: { fullName: "Cordelia, Lear's daughter" } });
 
 const py = (who: Credentials): ApiClient => t.client(who);
 const call = (who: Credentials, method: string, path: string, params: Wire = {}) =>
   py(who).request(method, path, params, method === 'GET' ? 'query' : 'urlencoded', UA);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  admin = await makeUser(t, { fullName: 'Iago', role: 200 });
-  hamlet = await makeUser(t, { fullName: 'King Hamlet' });
-  cordelia = await makeUser(t, { fullName: "Cordelia, Lear's daughter" });
   denmarkId = await makeChannel(t.client(admin), 'Denmark', { principals: [admin.userId, hamlet.userId, cordelia.userId] });
   await sendToChannel(t.client(hamlet), 'Denmark', 'Castle', 'Something is rotten in the state of Denmark.');
 });
-afterAll(async () => { await t?.close(); });
 
 describe('python-zulip: Client() and get_server_settings()', () => {
   it('GET /server_settings answers whatever the credentials: the constructor calls it first', async () => {
@@ -199,8 +192,8 @@ describe('python-zulip: users', () => {
   it('get_members({"client_gravatar": False}) and ({"include_custom_profile_fields": True}): bots have no profile_data', async () => {
     // The organization's Notification Bot (created when first needed) is the bot in the list.
     const { notificationBot } = await import('../../resolvers/users/system-bots.ts');
-    const realm = await t.server.database.prisma.realm.findFirstOrThrow({ where: { stringId: '' } });
-    await notificationBot(t.server.database.prisma, realm.id);
+    const realm = await t.db.realm.findFirstOrThrow({ where: { stringId: '' } });
+    await notificationBot(t.db, realm.id);
     const plain = await call(admin, 'GET', '/users', { client_gravatar: 'false' });
     expect(plain.body.members.every((m: { avatar_url: unknown }) => m.avatar_url !== null)).toBe(true);
     const res = await call(admin, 'GET', '/users', { include_custom_profile_fields: 'true' });

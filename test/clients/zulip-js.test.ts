@@ -3,19 +3,18 @@
 // string: `null` becomes "null"); every other method puts the parameters in the query string with
 // String(value) (so an array becomes "a,b"). Resources JSON-encode a few parameters themselves
 // (narrow, messages, event_types). One test per request shape (docs/clients.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser, sendToChannel } from '../support/factories.ts';
 import type { ApiResponse, Credentials } from '../support/client.ts';
 import { multipart, type Wire } from './support.ts';
 import { only, openQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 const UA = 'node-fetch/1.0 (+https://github.com/bitinn/node-fetch)';
 
-let t: TestServer;
-let me: MadeUser;
-let bob: MadeUser;
 let channelId: number;
+const t = useTestServer();
+const { me, bob } = useTeam(t, ['me', 'bob'], { me: { fullName: 'Jay Script', role: 200 } });
 
 /** api.js: POST as FormData (multipart), anything else as query parameters. */
 function js(who: Credentials, method: string, path: string, params: Wire = {}): Promise<ApiResponse> {
@@ -24,12 +23,8 @@ function js(who: Credentials, method: string, path: string, params: Wire = {}): 
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  me = await makeUser(t, { fullName: 'Jay Script', role: 200 });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
   channelId = await makeChannel(t.client(me), 'test-bot', { principals: [me.userId, bob.userId] });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('zulip-js: accounts, server, users', () => {
   it('accounts.retrieve: POST /fetch_api_key as FormData, without credentials', async () => {

@@ -3,19 +3,18 @@
 // JSON-encoded with Python's json.dumps (so lists are written "[1, 2]"). One test per request
 // shape it sends (docs/clients.md lists them), checking the fields it reads; the session itself is
 // scripts/clients/zulip-terminal.sh.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { expectMessageRecord, type Wire } from './support.ts';
 import { only, openQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 const UA = { 'user-agent': 'ZulipTerminal/0.7.0+git ZulipPython/0.9.0 (Debian GNU/Linux; 12)' };
 
-let t: TestServer;
-let me: MadeUser;
-let bob: MadeUser;
 let designId: number;
+const t = useTestServer();
+const { me, bob } = useTeam(t, ['me', 'bob'], { me: { fullName: 'Terry Terminal' } });
 const ids: Record<string, number> = {};
 
 // What zulip-terminal registers for (model.py: event_actions and initial_data_to_fetch).
@@ -28,16 +27,12 @@ const send = (client: ApiClient, method: string, path: string, params: Wire) =>
   client.request(method, path, params, method === 'GET' ? 'query' : 'urlencoded', UA);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  me = await makeUser(t, { fullName: 'Terry Terminal' });
-  bob = await makeUser(t, { fullName: 'Bob Builder' });
   designId = await makeChannel(t.client(me), 'design', { principals: [me.userId, bob.userId] });
   ids.read = await sendToChannel(t.client(me), 'design', 'colours', 'my own, so read');
   ids.unread1 = await sendToChannel(t.client(bob), 'design', 'colours', 'first unread');
   ids.unread2 = await sendToChannel(t.client(bob), 'design', 'fonts', 'serif or sans?');
   ids.dm = await sendDirect(t.client(bob), [me.userId], 'hello terry');
 });
-afterAll(async () => { await t?.close(); });
 
 describe('zulip-terminal: GET /server_settings (zulip.Client() calls it before anything else)', () => {
   it('answers with zulip_version and zulip_feature_level', async () => {

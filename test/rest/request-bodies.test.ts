@@ -2,9 +2,9 @@
 // before any of the body is read; a refused caller is answered without its body being taken in; a
 // body over the caller's limit is a 413 with Zulip's error envelope, however it is sent.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../support/client.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -12,14 +12,12 @@ const MIB = 1024 * KIB;
 const MAX_BODY = 1 * MIB;
 const ANONYMOUS_MAX_BODY = 16 * KIB;
 
-let t: TestServer;
 let auth: string;
+const t = useTestServer({ limits: { maxBodyBytes: MAX_BODY, anonymousMaxBodyBytes: ANONYMOUS_MAX_BODY } });
 
 beforeAll(async () => {
-  t = await startTestServer({ limits: { maxBodyBytes: MAX_BODY, anonymousMaxBodyBytes: ANONYMOUS_MAX_BODY } });
   auth = 'Basic ' + Buffer.from(`${t.owner.email}:${t.owner.apiKey}`).toString('base64');
 });
-afterAll(async () => { await t?.close(); });
 
 interface Answer { status: number; headers: http.IncomingHttpHeaders; body: any; continued: boolean }
 
@@ -163,7 +161,7 @@ describe('a body over the limit is a 413 with a Zulip error, however it is sent'
 
   it('GraphQL over the authenticated limit: the general one, or the base64 of the largest upload', async () => {
     const body = (padding: number) => JSON.stringify({ query: '{ serverSettings { realmName } }', variables: { pad: 'x'.repeat(padding) } });
-    const realm = t.server.database.prisma.realm;
+    const realm = t.db.realm;
     await realm.updateMany({ data: { maxFileUploadSizeMib: 1 } });
     try {
       // 1 MiB of file is 1.33 MiB of base64, plus 1 MiB for the rest of the operation.

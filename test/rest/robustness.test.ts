@@ -1,21 +1,19 @@
 // No input produces a 500: every route in the table is called with missing, mistyped and hostile
 // parameters, and must answer with a Zulip error envelope (or success), never a server error.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../rest-facade/routes.ts';
 import { compileRoutes } from '../../rest-facade/compile.ts';
 import { schema } from '../../schema/index.ts';
 import { ApiClient } from '../support/client.ts';
 import { makeUser, sendToChannel } from '../support/factories.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let messageId: number;
+const t = useTestServer();
 
 beforeAll(async () => {
-  t = await startTestServer();
   messageId = await sendToChannel(t.client(t.owner), 'general', 'robust', 'target');
 });
-afterAll(async () => { await t?.close(); });
 
 const HOSTILE_VALUES: unknown[] = [
   '', ' ', 'null', '[]', '{}', '[[[[', '"str"', '-1', '0', '99999999999999999999', '2147483648', '1.5', 'true',

@@ -1,14 +1,12 @@
 // The rows the send path keeps between requests (resolvers/row-cache.ts): who an API key belongs to,
 // a channel and its subscribers. Each request right after a change sees the change, whether it was
 // made through the API or straight in the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-beforeAll(async () => { t = await startTestServer(); });
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
 
 /** Two authenticated requests: the second one is answered from the cache, if anything is. */
 async function warm(client: ApiClient): Promise<void> {
@@ -51,7 +49,7 @@ describe('Credentials between requests', () => {
   });
 
   it('follow an e-mail change: the old address stops working with the key, the new one works', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     await db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: true } });
     try {
       const user = await makeUser(t);
@@ -68,7 +66,7 @@ describe('Credentials between requests', () => {
   it('follow writes made straight in the database', async () => {
     const user = await makeUser(t);
     await warm(t.client(user));
-    await t.server.database.prisma.user.update({ where: { id: user.userId }, data: { isActive: false } });
+    await t.db.user.update({ where: { id: user.userId }, data: { isActive: false } });
     expect((await t.client(user).get('/users/me')).body).toMatchObject({ msg: 'Account is deactivated' });
   });
 });

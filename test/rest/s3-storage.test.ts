@@ -10,19 +10,24 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { type MadeUser, makeTeam } from '../support/factories.ts';
 import { ApiClient, type Credentials } from '../support/client.ts';
 import { multipart } from '../clients/support.ts';
 import { S3FileStore, type S3Config } from '../../resolvers/files/storage.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 let s3: S3rver;
 let s3Dir: string;
 let s3Config: S3Config;
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
+
+beforeAll(async () => {
+  s3Dir = mkdtempSync(join(tmpdir(), 'parley-s3rver-'));
+  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
+  const { port } = await s3.run();
+  s3Config = { endpoint: `http://127.0.0.1:${port}`, bucket: `parley-${randomBytes(4).toString('hex')}`, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' };
+});
+const t = useTestServer(() => ({ storage: { kind: 's3', ...s3Config } }));
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
 function get(base: string, url: string, who?: Credentials) {
   return new Promise<{ status: number; bytes: Buffer }>((resolve, reject) => {
@@ -41,16 +46,7 @@ async function bucketKeys(prefix = ''): Promise<string[]> {
   return store.list(prefix);
 }
 
-beforeAll(async () => {
-  s3Dir = mkdtempSync(join(tmpdir(), 'parley-s3rver-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
-  const { port } = await s3.run();
-  s3Config = { endpoint: `http://127.0.0.1:${port}`, bucket: `parley-${randomBytes(4).toString('hex')}`, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' };
-  t = await startTestServer({ storage: { kind: 's3', ...s3Config } });
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
-});
 afterAll(async () => {
-  await t?.close();
   await s3?.close();
   rmSync(s3Dir, { recursive: true, force: true });
 });

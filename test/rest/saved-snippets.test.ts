@@ -1,24 +1,16 @@
 // Saved snippets (Zulip's zerver/views/saved_snippets.py): title 1–60 and content 1–10000 code
 // points after trimming, only one's own (someone else's is "not found"), `saved_snippets` events
 // to the owner only, and the register response's `saved_snippets`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeBot, makeUser } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let boss: Credentials;
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
+const boss = useOtherRealmOwner(t, 'other');
 const OTHER = 'other.localhost';
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
-  boss = await makeOtherRealmOwner(t, 'other');
-});
-afterAll(async () => { await t?.close(); });
 
 const client = (u: Credentials) => t.client(u);
 

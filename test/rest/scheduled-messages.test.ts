@@ -2,30 +2,25 @@
 // `scheduled_messages` events, and delivery by the worker (success and failure). The failure
 // scenarios reach their state through the API (archiving, unsubscribing, deactivating); only the
 // due times (and one failure flag) are written to the database, since tests do not wait.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, type MadeUser, deactivate, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../support/server.ts';
+import { makeChannel, makeUser, deactivate } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
 let design: number;
 let secret: number;
+// The background worker is off here: every delivery in this file happens when the test asks.
+const t = useTestServer({ scheduledPollMs: 0 });
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
-const db = () => t.server.database.prisma;
 
 beforeAll(async () => {
-  // The background worker is off here: every delivery in this file happens when the test asks.
-  t = await startTestServer({ scheduledPollMs: 0 });
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   design = await makeChannel(t.client(alice), 'design', { principals: [alice.userId, bob.userId] });
   secret = await makeChannel(t.client(carol), 'secret', { invite_only: true });
 });
-afterAll(async () => { await t?.close(); });
 
 const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue<{ scheduled_messages: any[] }>(client, { event_types: ['scheduled_messages', 'message'], fetch_event_types: ['scheduled_messages'], ...params });
 
@@ -48,7 +43,7 @@ async function listed(client: ApiClient) {
 }
 
 async function makeDue(id: number, secondsAgo = 1) {
-  await db().scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - secondsAgo * 1000) } });
+  await t.db.scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - secondsAgo * 1000) } });
 }
 
 describe('POST /scheduled_messages', () => {
@@ -97,13 +92,13 @@ describe('POST /scheduled_messages', () => {
   });
 
   it('refuses a delivery time that is not in the future, and writes nothing', async () => {
-    const before = await db().scheduledMessage.count();
+    const before = await t.db.scheduledMessage.count();
     for (const when of [Math.floor(Date.now() / 1000) - 60, Math.floor(Date.now() / 1000)]) {
       const res = await schedule(t.client(alice), { type: 'channel', to: design, topic: 'a', content: 'late', scheduled_delivery_timestamp: when });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Scheduled delivery time must be in the future.' });
     }
-    expect(await db().scheduledMessage.count()).toBe(before);
+    expect(await t.db.scheduledMessage.count()).toBe(before);
   });
 
   it('checks the message as if sent now: missing channel, unknown user, private channel, missing topic', async () => {
@@ -235,7 +230,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
 
   it('needs a new delivery time for a message that failed, and clears `failed` with it', async () => {
     const id = await scheduleOk(t.client(alice), { type: 'direct', to: [bob.userId], content: 'dm' });
-    await db().scheduledMessage.update({ where: { id }, data: { failed: true, failureMessage: 'boom' } });
+    await t.db.scheduledMessage.update({ where: { id }, data: { failed: true, failureMessage: 'boom' } });
     const without = await t.client(alice).patch(`/scheduled_messages/${id}`, { content: 'again' });
     expect(without.status).toBe(400);
     expect(without.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Scheduled delivery time must be in the future.' });
@@ -289,7 +284,7 @@ describe('delivery', () => {
     expect(removals.map((e) => [e.op, e.scheduled_message_id]).sort()).toEqual([['remove', dm], ['remove', id]].sort());
     expect((await events(t.client(bob), bobQueue.queue_id)).filter((e) => e.type === 'message').map((e) => e.message.content).sort())
       .toEqual(['It is time', 'Psst']);
-    const row = await db().scheduledMessage.findUniqueOrThrow({ where: { id } });
+    const row = await t.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ delivered: true, failed: false });
     expect(row.deliveredMessageId).toBe(inChannel.body.messages[0].id);
     // Delivered once: another run finds nothing.
@@ -312,7 +307,7 @@ describe('delivery', () => {
     expect(notice.message.type).toBe('private');
     expect(notice.message.content).toContain('was not sent because of the following error:');
     expect(notice.message.content).toContain(reason);
-    const row = await db().scheduledMessage.findUniqueOrThrow({ where: { id } });
+    const row = await t.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ delivered: false, failed: true, failureMessage: reason, deliveredMessageId: null });
   }
 
@@ -339,10 +334,10 @@ describe('delivery', () => {
 
   it('does not send a message more than ten minutes late', async () => {
     const id = await scheduleOk(t.client(alice), { type: 'direct', to: [bob.userId], content: 'stale' });
-    await db().scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - 11 * 60_000) } });
+    await t.db.scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - 11 * 60_000) } });
     const queue = await register(t.client(alice));
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(1);
-    expect((await db().scheduledMessage.findUniqueOrThrow({ where: { id } })).failureMessage).toBe('Message could not be sent at the scheduled time.');
+    expect((await t.db.scheduledMessage.findUniqueOrThrow({ where: { id } })).failureMessage).toBe('Message could not be sent at the scheduled time.');
     expect((await events(t.client(alice), queue.queue_id)).some((e) => e.type === 'message')).toBe(true);
   });
 
@@ -353,7 +348,7 @@ describe('delivery', () => {
     await deactivate(t, eve.userId);
     const bobQueue = await register(t.client(bob));
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(1);
-    expect(await db().scheduledMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({ failed: true, delivered: false, failureMessage: 'Account is deactivated' });
+    expect(await t.db.scheduledMessage.findUniqueOrThrow({ where: { id } })).toMatchObject({ failed: true, delivered: false, failureMessage: 'Account is deactivated' });
     expect(await events(t.client(bob), bobQueue.queue_id)).toEqual([]);
   });
 });

@@ -2,27 +2,20 @@
 // name, password and time zone; `user_settings` events (and the legacy forms for clients without
 // `user_settings_object`); and what the privacy settings change for others: typing, read receipts,
 // presence, and which e-mail address others see.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeBot, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeBot, makeUser, sendDirect, sendToChannel, updateRealm } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
+const t = useTestServer({ scheduledPollMs: 0 });
+const { admin, bob, guest } = useTeam(t, ['admin', 'bob', 'guest']);
 
 beforeAll(async () => {
-  t = await startTestServer({ scheduledPollMs: 0 });
-  admin = await makeUser(t, { fullName: 'Ada Admin', role: 200 });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  guest = await makeUser(t, { fullName: 'Gus Guest', role: 600 });
   await makeChannel(t.client(bob), 'settings-talk');
   for (const u of [admin, guest]) await t.client(u).post('/users/me/subscriptions', { subscriptions: [{ name: 'settings-talk' }] });
 });
-afterAll(async () => { await t?.close(); });
 
 const queue = async (c: ApiClient, params: Record<string, unknown> = {}) => (await registerQueue(c, { event_types: ['user_settings', 'realm_user'], ...params })).queue_id;
 const events = async (c: ApiClient, queueId: string) => withoutIds(await allEvents(c, queueId));
@@ -147,7 +140,7 @@ describe('PATCH /settings: time zone and name', () => {
 
   it('ignores members\' renames where the organization disables name changes, but not administrators\'', async () => {
     const carol = await makeUser(t, { fullName: 'Carol Fixed' });
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
     await updateRealm(t, { name_changes_disabled: true });
     try {

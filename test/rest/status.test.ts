@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeBot, makeUser, type MadeUser, makeTeam, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { makeBot, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { unicodeEmojiByName } from '../../resolvers/emoji/unicode.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 const SMILE = unicodeEmojiByName('smile')!.code;
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let admin: MadeUser;
-let moderator: MadeUser;
-let guest: MadeUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  ({ admin, moderator, guest } = await makeTeam(t, ['admin', 'moderator', 'guest']));
-});
-afterAll(async () => { await t?.close(); });
+const t = useTestServer();
+const { alice, bob, admin, moderator, guest } = useTeam(t, ['alice', 'bob', 'admin', 'moderator', 'guest']);
 
 const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, { event_types: ['user_status', 'user_settings'], fetch_event_types: ['user_status'], ...params });
 
@@ -100,7 +88,7 @@ describe('POST /users/me/status', () => {
   });
 
   it('is not for bots', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     const bot = await makeBot(t, alice, { fullName: 'Status Bot' });
     const res = await t.client(bot).post('/users/me/status', { status_text: 'beep' });
     expectError(res, 'This endpoint does not accept bot requests.');
@@ -128,7 +116,7 @@ describe('user_status events', () => {
   });
 
   it('do not reach guests who cannot access the user', async () => {
-    const db = t.server.database.prisma;
+    const db = t.db;
     const realm = await db.realm.findFirstOrThrow({ where: { id: (await db.user.findUniqueOrThrow({ where: { id: guest.userId } })).realmId } });
     const members = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:members' } });
     const before = realm.canAccessAllUsersGroupId;
@@ -218,7 +206,7 @@ describe('POST /users/{user_id}/status', () => {
 
   it('knows no users of other organizations', async () => {
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    const { owner: stranger } = await createRealm(t.server.database.prisma, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
+    const { owner: stranger } = await createRealm(t.db, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
     expectError(await t.client(admin).post(`/users/${stranger.id}/status`, { status_text: 'x' }), 'No such user');
     expectError(await t.client(admin).get(`/users/${stranger.id}/status`), 'No such user');
     expectError(await t.client(admin).get(`/users/999999/status`), 'No such user');

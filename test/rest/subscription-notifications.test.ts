@@ -2,18 +2,16 @@
 // five notification properties take JSON null, GET /users/me/subscriptions reads it back as null,
 // and the update event says null only to clients registered with `notification_settings_null`
 // (older clients get the user's current default, as register's subscriptions give them).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, type MadeUser, updateSettings, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, updateSettings } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
 let design: number;
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
-const db = () => t.server.database.prisma;
 const c = (who: Credentials) => t.client(who);
 const SUBS = '/users/me/subscriptions';
 const PROPS = `${SUBS}/properties`;
@@ -39,19 +37,16 @@ async function designSub(client: ApiClient) {
   return res.body.subscriptions.find((s: { stream_id: number }) => s.stream_id === design);
 }
 async function row(userId: number) {
-  return db().subscription.findUniqueOrThrow({ where: { userId_channelId: { userId, channelId: design } } });
+  return t.db.subscription.findUniqueOrThrow({ where: { userId_channelId: { userId, channelId: design } } });
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob } = await makeTeam(t, ['alice', 'bob']));
   await makeChannel(c(alice), 'design');
-  design = (await db().channel.findFirstOrThrow({ where: { name: 'design' } })).id;
+  design = (await t.db.channel.findFirstOrThrow({ where: { name: 'design' } })).id;
   await c(bob).post(SUBS, { subscriptions: [{ name: 'design' }] });
   // Alice's defaults differ from the built-in ones, so the fallback is visibly hers.
   await updateSettings(t, alice, { enable_stream_desktop_notifications: true, enable_stream_audible_notifications: false, enable_stream_push_notifications: true, enable_stream_email_notifications: true, wildcard_mentions_notify: false });
 }, 180_000);
-afterAll(async () => { await t?.close(); });
 
 describe('POST /users/me/subscriptions/properties: null resets a notification override', () => {
   it('accepts null for all five notification properties and reads it back as null', async () => {

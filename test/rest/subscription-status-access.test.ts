@@ -1,25 +1,21 @@
 // Subscription status of another user respects who a guest may see.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, updateRealm, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, updateRealm } from '../support/factories.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let guest: MadeUser;
-let hidden: MadeUser;
 let shared: number;
 let elsewhere: number;
+const t = useTestServer();
+const { guest, hidden } = useTeam(t, ['guest', 'hidden'], { hidden: { fullName: 'Hidden' } });
 
 beforeAll(async () => {
-  t = await startTestServer();
-  guest = await makeUser(t, { role: 600, fullName: 'Guest' });
-  hidden = await makeUser(t, { fullName: 'Hidden' });
   const owner = t.client(t.owner);
   shared = await makeChannel(owner, 'guest-room');
   await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'guest-room' }], principals: [guest.userId] });
   elsewhere = await makeChannel(owner, 'hidden-room');
   await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'hidden-room' }], principals: [hidden.userId] });
   // Guests may see only the users they share a channel or a conversation with.
-  const db = t.server.database.prisma;
+  const db = t.db;
   const user = await db.user.findUniqueOrThrow({ where: { id: guest.userId } });
   const members = await db.userGroup.findFirstOrThrow({ where: { realmId: user.realmId, name: 'role:members' } });
   await updateRealm(t, { can_access_all_users_group: { new: members.id } });
@@ -27,7 +23,6 @@ beforeAll(async () => {
   const joined: string[] = (await t.client(guest).get('/users/me/subscriptions')).body.subscriptions.map((s: { name: string }) => s.name);
   expect((await t.client(guest).delete('/users/me/subscriptions', { subscriptions: joined.filter((name) => name !== 'guest-room') })).status).toBe(200);
 });
-afterAll(async () => { await t?.close(); });
 
 describe('GET /users/{user_id}/subscriptions/{stream_id}', () => {
   it('refuses a guest asking about a user they cannot access', async () => {

@@ -1,59 +1,50 @@
 // Channel subscriptions through Zulip's REST API: subscribe (and channel creation options),
 // unsubscribe, the subscription list, personal settings and subscriber lists, with the permission
 // matrix of each rule and the events each change sends.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_COLORS } from '../../resolvers/users/create.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeBot, makeUser, type MadeUser, deactivate, updateRealm, makeTeam, makeOtherRealmOwner } from '../support/factories.ts';
+import { startTestServer } from '../support/server.ts';
+import { makeChannel, makeUser, deactivate, updateRealm, makeOtherRealmOwner } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { systemGroupIds } from '../../resolvers/groups/system.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let guest: MadeUser;
-let bot: MadeUser;
 let outsiderId: number;
 let groups: Record<string, number>;
 let realmId: number;
+const t = useTestServer();
+const { admin, moderator, alice, bob, carol, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']);
+const bot = useBot(t, alice, { fullName: 'Alice Bot' });
 
-const db = () => t.server.database.prisma;
 const c = (who: Credentials) => t.client(who);
 const SUBS = '/users/me/subscriptions';
 
 async function channelId(name: string): Promise<number | null> {
-  const row = await db().channel.findFirst({ where: { realmId, name } });
+  const row = await t.db.channel.findFirst({ where: { realmId, name } });
   return row?.id ?? null;
 }
 async function subscribed(userId: number, name: string): Promise<boolean> {
   const id = await channelId(name);
   if (!id) return false;
-  const sub = await db().subscription.findUnique({ where: { userId_channelId: { userId, channelId: id } } });
+  const sub = await t.db.subscription.findUnique({ where: { userId_channelId: { userId, channelId: id } } });
   return !!sub?.active;
 }
 const register = async (client: ApiClient) => (await registerQueue(client, { event_types: ['subscription', 'stream', 'message'], fetch_event_types: ['realm'] })).queue_id;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']));
-  bot = await makeBot(t, alice, { fullName: 'Alice Bot' });
-  realmId = (await db().user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-  groups = await systemGroupIds(db() as never, realmId);
+  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
+  groups = await systemGroupIds(t.db as never, realmId);
   outsiderId = (await makeOtherRealmOwner(t, 'other')).userId;
   await makeChannel(c(alice), 'design');
   await makeChannel(c(alice), 'vault', { invite_only: true });
 }, 180_000);
-afterAll(async () => { await t?.close(); });
 
 describe('POST /users/me/subscriptions: creating channels', () => {
   it('renders the description with the Markdown renderer', async () => {
     const res = await c(alice).post(SUBS, { subscriptions: [{ name: 'md', description: 'Some **bold** `code`' }] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const ch = await db().channel.findFirstOrThrow({ where: { realmId, name: 'md' } });
+    const ch = await t.db.channel.findFirstOrThrow({ where: { realmId, name: 'md' } });
     expect(ch.description).toBe('Some **bold** `code`');
     expect(ch.renderedDescription).toContain('<strong>bold</strong>');
     expect(ch.renderedDescription).toContain('<code>code</code>');
@@ -76,7 +67,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     await c(alice).post(SUBS, { subscriptions: [{ name: 'p-hidden' }], invite_only: true });
     await c(alice).post(SUBS, { subscriptions: [{ name: 'p-shown' }], invite_only: true, history_public_to_subscribers: true });
     await c(alice).post(SUBS, { subscriptions: [{ name: 'pub-hist' }], history_public_to_subscribers: false });
-    const get = async (name: string) => db().channel.findFirstOrThrow({ where: { realmId, name } });
+    const get = async (name: string) => t.db.channel.findFirstOrThrow({ where: { realmId, name } });
     expect(await get('p-hidden')).toMatchObject({ inviteOnly: true, historyPublicToSubscribers: false });
     expect(await get('p-shown')).toMatchObject({ inviteOnly: true, historyPublicToSubscribers: true });
     expect(await get('pub-hist')).toMatchObject({ inviteOnly: false, historyPublicToSubscribers: true });
@@ -108,7 +99,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
       expect(await channelId('web1')).toBeNull();
       const owner = await c(t.owner).post(SUBS, { subscriptions: [{ name: 'web1' }], is_web_public: true });
       expect(owner.status).toBe(200);
-      expect(await db().channel.findFirstOrThrow({ where: { realmId, name: 'web1' } })).toMatchObject({ isWebPublic: true, inviteOnly: false });
+      expect(await t.db.channel.findFirstOrThrow({ where: { realmId, name: 'web1' } })).toMatchObject({ isWebPublic: true, inviteOnly: false });
     } finally {
       await updateRealm(t, { enable_spectator_access: false });
     }
@@ -123,7 +114,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     const ok = await c(admin).post(SUBS, { subscriptions: [{ name: 'def1' }], is_default_stream: true });
     expect(ok.status).toBe(200);
     const id = await channelId('def1');
-    expect(await db().defaultChannel.findFirst({ where: { realmId, channelId: id! } })).not.toBeNull();
+    expect(await t.db.defaultChannel.findFirst({ where: { realmId, channelId: id! } })).not.toBeNull();
   });
 
   it('message_retention_days: realm_default for anyone; unlimited and days for owners only', async () => {
@@ -135,7 +126,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     expect(await channelId('ret1')).toBeNull();
     expect((await c(t.owner).post(SUBS, { subscriptions: [{ name: 'ret1' }], message_retention_days: 30 })).status).toBe(200);
     expect((await c(t.owner).post(SUBS, { subscriptions: [{ name: 'ret2' }], message_retention_days: JSON.stringify('unlimited') })).status).toBe(200);
-    const get = async (name: string) => (await db().channel.findFirstOrThrow({ where: { realmId, name } })).messageRetentionDays;
+    const get = async (name: string) => (await t.db.channel.findFirstOrThrow({ where: { realmId, name } })).messageRetentionDays;
     expect(await get('ret0')).toBeNull();
     expect(await get('ret1')).toBe(30);
     expect(await get('ret2')).toBe(-1);
@@ -151,7 +142,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     for (const policy of ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only']) {
       const res = await c(alice).post(SUBS, { subscriptions: [{ name: `tp-${policy}` }], topics_policy: policy });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect((await db().channel.findFirstOrThrow({ where: { realmId, name: `tp-${policy}` } })).topicsPolicy).toBe(policy);
+      expect((await t.db.channel.findFirstOrThrow({ where: { realmId, name: `tp-${policy}` } })).topicsPolicy).toBe(policy);
     }
     const bad = await c(alice).post(SUBS, { subscriptions: [{ name: 'tp-bad' }], topics_policy: 'sometimes' });
     expect(bad.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid topics_policy' });
@@ -362,16 +353,16 @@ describe('POST /users/me/subscriptions: notification bot messages', () => {
     const general = (await channelId('general'))!;
     await updateRealm(t, { new_stream_announcements_stream_id: general });
     try {
-      const before = await db().message.count({ where: { channelId: general } });
+      const before = await t.db.message.count({ where: { channelId: general } });
       await c(alice).post(SUBS, { subscriptions: [{ name: 'quiet-new' }] });
-      expect(await db().message.count({ where: { channelId: general } })).toBe(before);
+      expect(await t.db.message.count({ where: { channelId: general } })).toBe(before);
       await c(alice).post(SUBS, { subscriptions: [{ name: 'loud-new' }], announce: true });
-      const msg = await db().message.findFirstOrThrow({ where: { channelId: general }, orderBy: { id: 'desc' }, include: { sender: true } });
+      const msg = await t.db.message.findFirstOrThrow({ where: { channelId: general }, orderBy: { id: 'desc' }, include: { sender: true } });
       expect(msg.topic).toBe('new channels');
       expect(msg.content).toBe(`@_**Alice Liddell|${alice.userId}** created a new channel #**loud-new**.`);
       expect(msg.sender.email).toBe('notification-bot@zulip.com');
       await c(alice).post(SUBS, { subscriptions: [{ name: 'loud-a' }, { name: 'loud-b' }], announce: true });
-      const two = await db().message.findFirstOrThrow({ where: { channelId: general }, orderBy: { id: 'desc' } });
+      const two = await t.db.message.findFirstOrThrow({ where: { channelId: general }, orderBy: { id: 'desc' } });
       expect(two.content).toBe(`@_**Alice Liddell|${alice.userId}** created the following channels: #**loud-a**, #**loud-b**.`);
     } finally {
       await updateRealm(t, { new_stream_announcements_stream_id: -1 });
@@ -381,13 +372,13 @@ describe('POST /users/me/subscriptions: notification bot messages', () => {
   it('tells users (not bots, not oneself) by direct message that someone else subscribed them', async () => {
     const erin = await makeUser(t, { fullName: 'Erin Example' });
     await c(alice).post(SUBS, { subscriptions: [{ name: 'design' }, { name: 'md' }], principals: [erin.userId, alice.userId] });
-    const dms = await db().message.findMany({ where: { directConversation: { members: { some: { userId: erin.userId } } } } });
+    const dms = await t.db.message.findMany({ where: { directConversation: { members: { some: { userId: erin.userId } } } } });
     expect(dms.map((m) => m.content)).toEqual([
       `@**Alice Liddell|${alice.userId}** subscribed you to the following channels:\n\n- #**design**\n- #**md**`,
     ]);
-    const botDms = await db().message.count({ where: { directConversation: { members: { some: { userId: bot.userId } } } } });
+    const botDms = await t.db.message.count({ where: { directConversation: { members: { some: { userId: bot.userId } } } } });
     await c(alice).post(SUBS, { subscriptions: [{ name: 'md' }], principals: [bot.userId] });
-    expect(await db().message.count({ where: { directConversation: { members: { some: { userId: bot.userId } } } } })).toBe(botDms);
+    expect(await t.db.message.count({ where: { directConversation: { members: { some: { userId: bot.userId } } } } })).toBe(botDms);
   });
 });
 
@@ -538,10 +529,10 @@ describe('GET /users/me/subscriptions', () => {
       realmId, email: `crowd${i}@example.com`, deliveryEmail: `crowd${i}@example.com`, fullName: `Crowd ${i}`, apiKey: `crowdkey${i}`.padEnd(32, 'x'),
       lastActivity: new Date(now - (i < 3 ? 1 : 30) * 86_400_000),
     }));
-    await db().user.createMany({ data: rows as never });
-    const crowd = await db().user.findMany({ where: { realmId, email: { startsWith: 'crowd' } }, orderBy: { id: 'asc' } });
-    await db().subscription.createMany({ data: crowd.map((u) => ({ userId: u.id, channelId: big })) });
-    await db().user.update({ where: { id: alice.userId }, data: { lastActivity: new Date() } });
+    await t.db.user.createMany({ data: rows as never });
+    const crowd = await t.db.user.findMany({ where: { realmId, email: { startsWith: 'crowd' } }, orderBy: { id: 'asc' } });
+    await t.db.subscription.createMany({ data: crowd.map((u) => ({ userId: u.id, channelId: big })) });
+    await t.db.user.update({ where: { id: alice.userId }, data: { lastActivity: new Date() } });
 
     const partial = await c(alice).get(SUBS, { include_subscribers: 'partial' });
     const bigSub = partial.body.subscriptions.find((s: { name: string }) => s.name === 'big');
@@ -607,7 +598,7 @@ describe('POST /users/me/subscriptions/properties', () => {
       { stream_id: design, property: 'is_muted', value: true },
     ] });
     expect(res.body).toEqual({ result: 'success', msg: '' });
-    const sub = await db().subscription.findUniqueOrThrow({ where: { userId_channelId: { userId: alice.userId, channelId: design } } });
+    const sub = await t.db.subscription.findUniqueOrThrow({ where: { userId_channelId: { userId: alice.userId, channelId: design } } });
     expect(sub).toMatchObject({ color: '#a1B2c3', pinToTop: true, desktopNotifications: false, audibleNotifications: true, pushNotifications: false, emailNotifications: true, wildcardMentionsNotify: false, isMuted: true });
     const updates = (await allEvents(c(alice), q)).filter((e) => e.type === 'subscription' && e.op === 'update');
     expect(updates.map((e) => [e.property, e.value])).toEqual([
@@ -659,7 +650,7 @@ describe('POST /users/me/subscriptions/properties', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const color = await c(alice).patch(`${SUBS}/${design}`, { property: 'color', value: '#123456' });
     expect(color.status).toBe(200);
-    expect((await db().subscription.findUniqueOrThrow({ where: { userId_channelId: { userId: alice.userId, channelId: design } } }))).toMatchObject({ pinToTop: false, color: '#123456' });
+    expect((await t.db.subscription.findUniqueOrThrow({ where: { userId_channelId: { userId: alice.userId, channelId: design } } }))).toMatchObject({ pinToTop: false, color: '#123456' });
   });
 });
 

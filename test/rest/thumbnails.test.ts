@@ -1,18 +1,16 @@
 // Image previews of uploads, as Zulip renders them: the original's dimensions at once, a placeholder
 // until the thumbnail is made in the background, then the thumbnail (an update_message event).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import sharp from 'sharp';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendToChannel, type MadeUser, makeTeam } from '../support/factories.ts';
+import { makeChannel, sendToChannel } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { multipart } from '../clients/support.ts';
 import { openQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
+const t = useTestServer();
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 const basic = (who: Credentials) => 'Basic ' + Buffer.from(`${who.email}:${who.apiKey}`).toString('base64');
 
@@ -49,12 +47,9 @@ async function animatedGif(width: number, height: number): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   await makeChannel(t.client(alice), 'pictures', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'private pictures', { invite_only: true, principals: [alice.userId, bob.userId] });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('image previews of uploads', () => {
   it('show the dimensions and a placeholder at once, then the thumbnail, announced by update_message', async () => {
@@ -106,7 +101,7 @@ describe('image previews of uploads', () => {
     const request = thumbnails.request.bind(thumbnails);
     const held: number[] = [];
     thumbnails.request = (id: number) => { held.push(id); };
-    const attachments = t.server.database.prisma.attachment;
+    const attachments = t.db.attachment;
     const findMany = attachments.findMany;
     try {
       const url = await upload(alice, 'race.png', await png(60, 40));
@@ -181,7 +176,7 @@ describe('image previews of uploads', () => {
     await t.server.thumbnails.idle();
     const pathId = url.slice('/user_uploads/'.length);
     await t.server.files.delete([`thumbnail/${pathId}/840x560.webp`]);
-    await t.server.database.prisma.attachment.update({ where: { pathId }, data: { thumbnails: [] } });
+    await t.db.attachment.update({ where: { pathId }, data: { thumbnails: [] } });
     await t.server.thumbnails.resume();
     await t.server.thumbnails.idle();
     expect((await get(`/user_uploads/thumbnail/${pathId}/840x560.webp`, alice)).status).toBe(200);

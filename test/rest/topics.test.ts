@@ -1,40 +1,27 @@
 // Topics: listing a channel's topics, deleting a topic in batches, marking conversations read
 // (the deprecated endpoints and the narrow-based flag update), and topic visibility policies.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeBot, sendToChannel, type MadeUser, makeOtherRealmOwner, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendToChannel } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useBot, useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
-let bot: MadeUser;
-let stranger: Credentials;
+const t = useTestServer();
+const { admin, moderator, alice, bob, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']);
+const bot = useBot(t, alice, { fullName: 'Botty' });
+const stranger = useOtherRealmOwner(t, 'other');
 const OTHER = 'other.localhost';
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}-${++seq}`;
 
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ admin, moderator, alice, bob, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'guest']));
-  bot = await makeBot(t, alice, { fullName: 'Botty' });
-  stranger = await makeOtherRealmOwner(t, 'other');
-});
-afterAll(async () => { await t?.close(); });
-
 const as = (who: Credentials) => (who === stranger ? t.client(who, OTHER) : t.client(who));
-const db = () => t.server.database.prisma;
 
 const register = (client: ApiClient, params: Record<string, unknown> = {}) => registerQueue(client, {
   event_types: ['delete_message', 'stream', 'update_message_flags', 'user_topic'], fetch_event_types: ['user_topic'], ...params,
 });
 const events = async (client: ApiClient, queueId: string, type?: string) => (await allEvents(client, queueId)).filter((e) => !type || e.type === type);
 const unread = async (userId: number, ids: number[]) =>
-  (await db().userMessage.findMany({ where: { userId, messageId: { in: ids }, read: false }, select: { messageId: true } })).map((r) => r.messageId).sort((a, b) => a - b);
+  (await t.db.userMessage.findMany({ where: { userId, messageId: { in: ids }, read: false }, select: { messageId: true } })).map((r) => r.messageId).sort((a, b) => a - b);
 
 describe('GET /users/me/{stream_id}/topics', () => {
   let name: string;
@@ -108,7 +95,7 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     }
     const other = await as(stranger).post(`/streams/${id}/delete_topic`, { topic_name: 'keep' });
     expect(other.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid channel ID' });
-    expect(await db().message.count({ where: { id: msg } })).toBe(1);
+    expect(await t.db.message.count({ where: { id: msg } })).toBe(1);
   });
 
   it('deletes the topic (any case) and only it, telling those who had the messages', async () => {
@@ -122,13 +109,13 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     const res = await t.client(admin).post(`/streams/${id}/delete_topic`, { topic_name: 'OLD TOPIC' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.complete).toBe(true);
-    expect(await db().message.count({ where: { id: { in: [first, second] } } })).toBe(0);
-    expect(await db().message.count({ where: { id: survivor } })).toBe(1);
+    expect(await t.db.message.count({ where: { id: { in: [first, second] } } })).toBe(0);
+    expect(await t.db.message.count({ where: { id: survivor } })).toBe(1);
     const evs = await events(t.client(bob), q.queue_id);
     expect(evs[0]).toMatchObject({ type: 'delete_message', message_ids: [first, second], message_type: 'stream', stream_id: id });
     // The first message changed: first_message_id is announced.
     expect(evs[1]).toMatchObject({ type: 'stream', op: 'update', stream_id: id, property: 'first_message_id', value: survivor });
-    expect((await db().channel.findUniqueOrThrow({ where: { id } })).firstMessageId).toBe(survivor);
+    expect((await t.db.channel.findUniqueOrThrow({ where: { id } })).firstMessageId).toBe(survivor);
     // A moderator who never received the messages hears only of the channel change.
     expect((await events(t.client(moderator), outsider.queue_id)).map((e) => e.type)).toEqual(['stream']);
   });
@@ -141,7 +128,7 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     const modern = await register(t.client(alice), { client_capabilities: { empty_topic_name: true } });
     const res = await t.client(admin).post(`/streams/${id}/delete_topic`, { topic_name: 'general chat' });
     expect(res.body.complete).toBe(true);
-    expect(await db().message.count({ where: { id: msg } })).toBe(0);
+    expect(await t.db.message.count({ where: { id: msg } })).toBe(0);
     expect((await events(t.client(alice), legacy.queue_id, 'delete_message'))[0]).toMatchObject({ message_id: msg, topic: 'general chat' });
     expect((await events(t.client(alice), modern.queue_id, 'delete_message'))[0]).toMatchObject({ message_id: msg, topic: '' });
   });
@@ -163,7 +150,7 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     const msg = await sendToChannel(t.client(alice), name, 'secret', 'x');
     const res = await t.client(admin).post(`/streams/${id}/delete_topic`, { topic_name: 'secret' });
     expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid channel ID' });
-    expect(await db().message.count({ where: { id: msg } })).toBe(1);
+    expect(await t.db.message.count({ where: { id: msg } })).toBe(1);
   });
 
   it('requires topic_name', async () => {
@@ -188,7 +175,7 @@ describe('POST /streams/{stream_id}/delete_topic in batches', () => {
       expect(answers).toEqual([false, false, true]);
       const deleted = (await events(t.client(bob), q.queue_id, 'delete_message')).map((e) => e.message_ids);
       expect(deleted).toEqual([[ids[3], ids[4]], [ids[1], ids[2]], [ids[0]]]);
-      expect(await db().message.count({ where: { id: { in: ids } } })).toBe(0);
+      expect(await t.db.message.count({ where: { id: { in: ids } } })).toBe(0);
     } finally {
       t.server.config.deleteTopicBatchSize = saved.deleteTopicBatchSize;
       t.server.config.deleteTopicBudgetMs = saved.deleteTopicBudgetMs;
@@ -239,7 +226,7 @@ describe('POST /mark_topic_as_read, /mark_stream_as_read, /mark_all_as_read', ()
     expect(res.status).toBe(200);
     expect(res.body.complete).toBe(true);
     expect(await unread(bob.userId, [m])).toEqual([]);
-    expect(await db().userMessage.count({ where: { userId: bob.userId, read: false } })).toBe(0);
+    expect(await t.db.userMessage.count({ where: { userId: bob.userId, read: false } })).toBe(0);
   });
 });
 
@@ -314,7 +301,7 @@ describe('POST /messages/flags/narrow', () => {
     expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid narrow operator: unknown channel' });
     const all = await t.client(bob).post('/messages/flags/narrow', { anchor: 'newest', num_before: 1000, num_after: 0, op: 'add', flag: 'starred', narrow: [] });
     expect(all.status).toBe(200);
-    expect(await db().userMessage.count({ where: { userId: bob.userId, messageId: msg } })).toBe(0);
+    expect(await t.db.userMessage.count({ where: { userId: bob.userId, messageId: msg } })).toBe(0);
     expect(await unread(alice.userId, [msg])).toEqual([msg]);
   });
 });
@@ -359,7 +346,7 @@ describe('POST /user_topics', () => {
   it('policy 0 removes the row; the topic matches case-insensitively', async () => {
     await t.client(bob).post('/user_topics', { stream_id: id, topic: 'Noise', visibility_policy: 1 });
     expect((await t.client(bob).post('/user_topics', { stream_id: id, topic: 'noise', visibility_policy: 0 })).status).toBe(200);
-    expect(await db().userTopic.count({ where: { userId: bob.userId, channelId: id, topicName: { equals: 'noise', mode: 'insensitive' } } })).toBe(0);
+    expect(await t.db.userTopic.count({ where: { userId: bob.userId, channelId: id, topicName: { equals: 'noise', mode: 'insensitive' } } })).toBe(0);
   });
 
   it('shows the empty topic by its display name unless the client allows empty topic names', async () => {
@@ -368,7 +355,7 @@ describe('POST /user_topics', () => {
     expect((await t.client(bob).post('/user_topics', { stream_id: id, topic: 'general chat', visibility_policy: 1 })).status).toBe(200);
     expect((await events(t.client(bob), legacy.queue_id, 'user_topic'))[0].topic_name).toBe('general chat');
     expect((await events(t.client(bob), modern.queue_id, 'user_topic'))[0].topic_name).toBe('');
-    expect(await db().userTopic.count({ where: { userId: bob.userId, channelId: id, topicName: '' } })).toBe(1);
+    expect(await t.db.userTopic.count({ where: { userId: bob.userId, channelId: id, topicName: '' } })).toBe(1);
   });
 
   it('checks the policy, the topic length and channel access', async () => {
@@ -383,7 +370,7 @@ describe('POST /user_topics', () => {
     }
     const other = await as(stranger).post('/user_topics', { stream_id: id, topic: 't', visibility_policy: 1 });
     expect(other.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid channel ID' });
-    expect(await db().userTopic.count({ where: { channelId: secret } })).toBe(0);
+    expect(await t.db.userTopic.count({ where: { channelId: secret } })).toBe(0);
   });
 
   it('lets a user unmute a topic in a channel they can no longer read', async () => {

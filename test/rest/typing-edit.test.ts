@@ -1,28 +1,23 @@
 // POST /messages/{message_id}/typing (Zulip's send_message_edit_notification_backend): only who may
 // edit a message's content announces editing it; `typing_edit_message` events reach whoever would
 // see the edit and receives typing notifications, per queue's empty-topic capability. And GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, sendDirect, sendToChannel, type MadeUser, updateRealm, updateSettings, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendDirect, sendToChannel, updateRealm, updateSettings } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
 let channelId: number;
+const t = useTestServer();
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 const queue = async (c: ApiClient, extra: Record<string, unknown> = {}) => (await registerQueue(c, { event_types: ['typing_edit_message'], ...extra })).queue_id;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, carol } = await makeTeam(t, ['alice', 'bob', 'carol']));
   channelId = await makeChannel(t.client(alice), 'drafting');
   await t.client(bob).post('/users/me/subscriptions', { subscriptions: [{ name: 'drafting' }] });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('POST /messages/{message_id}/typing', () => {
   it('tells the channel\'s subscribers (not others) that the sender is editing', async () => {
@@ -94,7 +89,7 @@ describe('POST /messages/{message_id}/typing', () => {
     const dm = await sendDirect(t.client(alice), [bob.userId], 'not for carol');
     expect((await t.client(carol).post(`/messages/${dm}/typing`, { op: 'start' })).body).toMatchObject({ msg: 'Invalid message(s)' });
     await updateRealm(t, { message_content_edit_limit_seconds: 1 });
-    await t.server.database.prisma.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 60_000) } });
+    await t.db.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 60_000) } });
     try {
       expect((await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' })).body)
         .toMatchObject({ msg: 'The time limit for editing this message has passed' });

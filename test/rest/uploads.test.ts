@@ -1,24 +1,21 @@
 // Uploads and attachments, as Zulip serves them: POST /user_uploads, the files at /user_uploads/...
 // with Zulip's access rules, temporary URLs, GET/DELETE /attachments, messages claiming uploads, quota.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, type MadeUser, updateRealm, makeTeam } from '../support/factories.ts';
+import { makeChannel, makeOtherRealmOwner, makeUser, sendDirect, sendToChannel, updateRealm } from '../support/factories.ts';
 import { validateEvent, validateResponse } from '../support/openapi.ts';
 import type { Credentials } from '../support/client.ts';
 import { multipart } from '../clients/support.ts';
 import { openQueue } from '../support/events.ts';
 import { ok, fails } from '../graphql/helpers.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let guest: MadeUser;
 let realmId: number;
+const t = useTestServer();
+const { alice, bob, carol, guest } = useTeam(t, ['alice', 'bob', 'carol', 'guest']);
 
 const basic = (who: Credentials) => 'Basic ' + Buffer.from(`${who.email}:${who.apiKey}`).toString('base64');
 
@@ -59,18 +56,15 @@ async function attachmentsOf(who: Credentials) {
 
 /** The upload limits are the server's (Zulip sets them by plan and settings.py, not through the API). */
 async function setRealm(data: Record<string, unknown>) {
-  await t.server.database.prisma.realm.update({ where: { id: realmId }, data });
+  await t.db.realm.update({ where: { id: realmId }, data });
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  ({ alice, bob, carol, guest } = await makeTeam(t, ['alice', 'bob', 'carol', 'guest']));
-  realmId = (await t.server.database.prisma.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
+  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   await makeChannel(t.client(alice), 'public', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'secret', { invite_only: true, history_public_to_subscribers: true, principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'secret-history', { invite_only: true, history_public_to_subscribers: false, principals: [alice.userId] });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('POST /user_uploads', () => {
   it('stores the file and answers its URL (and the legacy `uri`) and name; the owner downloads it', async () => {
@@ -377,8 +371,8 @@ describe('GET /api/v1/user_uploads/{realm_id_str}/{filename}: temporary URL', ()
     const renamed = await download(`/user_uploads/temporary/${token}/other.txt`);
     expect(JSON.parse(renamed.bytes.toString())).toMatchObject({ msg: 'Invalid filename' });
     const { pathIdFromToken } = await import('../../resolvers/uploads/temporary.ts');
-    await expect(pathIdFromToken(t.server.database.prisma, token!, 'signed.txt', Date.now() + 61_000)).rejects.toThrow('Invalid token');
-    await expect(pathIdFromToken(t.server.database.prisma, token!, 'signed.txt')).resolves.toBe(path);
+    await expect(pathIdFromToken(t.db, token!, 'signed.txt', Date.now() + 61_000)).rejects.toThrow('Invalid token');
+    await expect(pathIdFromToken(t.db, token!, 'signed.txt')).resolves.toBe(path);
   });
 });
 
@@ -393,7 +387,7 @@ describe('GET /attachments', () => {
       create_time: expect.any(Number), messages: [{ id: messageId, date_sent: expect.any(Number) }],
     }]);
     expect(Number.isInteger(attachments[0].create_time / 1000)).toBe(true);
-    const total = await t.server.database.prisma.attachment.aggregate({ where: { realmId }, _sum: { size: true } });
+    const total = await t.db.attachment.aggregate({ where: { realmId }, _sum: { size: true } });
     expect(used).toBe(total._sum.size);
     expect((await attachmentsOf(bob)).attachments.every((a) => a.name !== 'listed.txt')).toBe(true);
   });

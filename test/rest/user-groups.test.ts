@@ -1,27 +1,22 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeBot, makeUser, type MadeUser, deactivate, updateRealm, updateChannel, makeTeam } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, makeUser, deactivate, updateRealm, updateChannel } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { createRealm } from '../../resolvers/realm/create.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let admin: MadeUser;
-let moderator: MadeUser;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
-let guest: MadeUser;
-let bot: Credentials;
 let stranger: Credentials; // owner of another organization
 let sys: Record<string, number>;
+const t = useTestServer();
+const owner = t.ownerClient;
+const { admin, moderator, alice, bob, carol, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']);
+const bot = useBot(t, () => t.owner, { fullName: 'helper bot' });
 
 const OTHER_HOST = 'other.localhost';
 
 function db() {
-  return t.server.database.prisma;
+  return t.db;
 }
 
 let counter = 0;
@@ -51,10 +46,6 @@ async function groupCount(): Promise<number> {
 const register = (client: ApiClient, capabilities: Record<string, boolean> = {}) => registerQueue<{ realm_user_groups: any[] }>(client, { event_types: ['user_group'], fetch_event_types: ['realm_user_groups'], client_capabilities: capabilities });
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = t.client(t.owner);
-  ({ admin, moderator, alice, bob, carol, guest } = await makeTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']));
-  bot = await makeBot(t, t.owner, { fullName: 'helper bot' });
   const other = await createRealm(db(), { stringId: 'other', name: 'Other', ownerEmail: 'boss@other.example.com', ownerPassword: 'boss password 123' });
   stranger = { email: other.owner.email, apiKey: other.owner.apiKey, userId: other.owner.id };
   // Direct database work can outlast the server's keep-alive timeout: a socket the server has
@@ -63,7 +54,6 @@ beforeAll(async () => {
   const groups = (await owner.get('/user_groups')).body.user_groups;
   sys = Object.fromEntries(groups.filter((g: any) => g.is_system_group).map((g: any) => [g.name, g.id]));
 }, 180_000); // many users to set up; generous when the machine is busy
-afterAll(async () => { await t?.close(); });
 
 describe('POST /user_groups/create', () => {
   it('creates a group with Zulip\'s defaults: the creator manages it and adds members, everyone may leave and mention', async () => {

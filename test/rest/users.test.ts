@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, ADMIN_EMAIL, type TestServer } from '../support/server.ts';
-import { type MadeUser, makeTeam } from '../support/factories.ts';
-import type { ApiClient } from '../support/client.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL } from '../support/server.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
-let alice: MadeUser;
-let admin: MadeUser;
-
-beforeAll(async () => {
-  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
-  t = await startTestServer({ gravatarEnabled: true });
-  owner = t.client(t.owner);
-  ({ alice, admin } = await makeTeam(t, ['alice', 'admin']));
-});
-afterAll(async () => { await t?.close(); });
+// With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+const t = useTestServer({ gravatarEnabled: true });
+const owner = t.ownerClient;
+const { alice, admin } = useTeam(t, ['alice', 'admin']);
 
 describe('GET /users/me', () => {
   it('describes the caller', async () => {
@@ -66,7 +57,7 @@ describe('GET /users/{user_id} and /users/{email}', () => {
 
   it('does not find users of another organization', async () => {
     const { createRealm } = await import('../../resolvers/realm/create.ts');
-    const { owner: other } = await createRealm(t.server.database.prisma, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
+    const { owner: other } = await createRealm(t.db, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
     const res = await t.client(alice).get(`/users/${other.id}`);
     expect(res.status).toBe(400);
     const list = await t.client(alice).get('/users');

@@ -2,17 +2,15 @@
 // definition as its first submessage (in message records and message events), and POST /submessage
 // adds votes, options, tasks and edits, checked as Zulip's validate_poll_data / validate_todo_data
 // do, announced by `submessage` events. The same through GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { makeChannel, makeUser, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeChannel, sendDirect, sendToChannel } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let alice: MadeUser;
-let bob: MadeUser;
-let carol: MadeUser;
+const t = useTestServer();
+const { alice, bob, carol } = useTeam(t, ['alice', 'bob', 'carol']);
 
 async function record(c: ApiClient, id: number) {
   const res = await c.get(`/messages/${id}`);
@@ -25,14 +23,9 @@ function submessage(c: ApiClient, messageId: number, content: unknown, msgType =
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  alice = await makeUser(t, { fullName: 'Alice' });
-  bob = await makeUser(t, { fullName: 'Bob' });
-  carol = await makeUser(t, { fullName: 'Carol' });
   await makeChannel(t.client(alice), 'polls');
   await t.client(bob).post('/users/me/subscriptions', { subscriptions: [{ name: 'polls' }] });
 });
-afterAll(async () => { await t?.close(); });
 
 describe('/poll and /todo messages', () => {
   it('a /poll message carries its question and options as a widget submessage', async () => {

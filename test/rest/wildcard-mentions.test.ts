@@ -1,17 +1,17 @@
 // can_mention_many_users_group: wildcard mentions that would notify more than 15 people (a channel
 // wildcard in a channel of more than 15 subscribers, @**topic** in a topic of more than 15
 // participants) only for the group's members, with Zulip's errors; smaller audiences for anyone.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel, makeUser, sendToChannel, type MadeUser } from '../support/factories.ts';
-import { graphql, type ApiClient } from '../support/client.ts';
+import { graphql } from '../support/client.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
-let owner: ApiClient;
 let crowd: MadeUser[];
 let member: MadeUser;
 let admin: MadeUser;
 let sys: Record<string, number>;
+const t = useTestServer();
+const owner = t.ownerClient;
 
 const STREAM_REFUSAL = { result: 'error', code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED', msg: 'You do not have permission to use channel wildcard mentions in this channel.' };
 const TOPIC_REFUSAL = { result: 'error', code: 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED', msg: 'You do not have permission to use topic wildcard mentions in this topic.' };
@@ -21,7 +21,7 @@ function send(user: MadeUser, to: string | number, topic: string, content: strin
 }
 
 async function messageCount(): Promise<number> {
-  return t.server.database.prisma.message.count();
+  return t.db.message.count();
 }
 
 async function setGroup(groupId: number) {
@@ -30,8 +30,6 @@ async function setGroup(groupId: number) {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = t.client(t.owner);
   crowd = [];
   // 16 members and the owner: 17 subscribers, two more than Zulip's threshold of 15.
   for (let i = 0; i < 16; i++) crowd.push(await makeUser(t, { fullName: `Crowd ${i}` }));
@@ -42,7 +40,6 @@ beforeAll(async () => {
   const groups = (await owner.get('/user_groups')).body.user_groups;
   sys = Object.fromEntries(groups.filter((g: any) => g.is_system_group).map((g: any) => [g.name, g.id]));
 }, 180_000);
-afterAll(async () => { await t?.close(); });
 
 describe('channel wildcard mentions in a channel of more than 15 subscribers', () => {
   it('are refused to members outside can_mention_many_users_group (administrators by default), nothing written', async () => {

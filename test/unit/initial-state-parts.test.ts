@@ -1,22 +1,20 @@
 // Register's initial state is merged from the parts the areas declare (initial-state/parts.ts): each
 // field has one owner, and a second part writing it is an error rather than a silent override that
 // depends on the order modules load.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../schema/context.ts';
 import { buildInitialState } from '../../resolvers/events/initial-state/index.ts';
 import { initialStatePart } from '../../resolvers/events/initial-state/parts.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/fixtures.ts';
 
-let t: TestServer;
 let ctx: Context;
+const t = useTestServer();
 
 beforeAll(async () => {
-  t = await startTestServer();
-  const db = t.server.database.prisma;
+  const db = t.db;
   const realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   ctx = { db, config: t.server.config, events: t.server.events, queues: t.server.queues, files: t.server.files, realm, user: null, clientName: 'test' };
 });
-afterAll(async () => { await t?.close(); });
 
 const options = (fetchEventTypes: string[]) => ({
   fetchEventTypes, applyMarkdown: true, clientGravatar: false, includeSubscribers: 'false', slimPresence: false,

@@ -1,7 +1,7 @@
 // The register response's initial data (resolvers/events/initial-state): shapes checked against
 // zulip.yaml's POST /register 200 schema, and the rules that depend on the viewer, the fetch types,
 // include_subscribers and the client capabilities.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { createAnonymousGroup } from '../../resolvers/groups/membership.ts';
@@ -10,9 +10,10 @@ import {
   INACCESSIBLE_USER_NAME, PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE, TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS, TYPING_STOPPED_WAIT_MS,
 } from '../../resolvers/limits.ts';
 import { REPORT_MESSAGE_TYPES } from '../../resolvers/reports/report.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeChannel, makeBot, makeUser, sendDirect, sendToChannel, type MadeUser, deactivate, reactivate } from '../support/factories.ts';
 import { validateResponse } from '../support/openapi.ts';
+import type { Db } from '../../prisma/database.ts';
+import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 // Fields of feature level 496 that zulip.yaml (level 378) does not know; removed before validating
 // (test/support/openapi.ts strips the channel-record ones itself).
@@ -24,15 +25,16 @@ const NEWER_LINKIFIER_FIELDS = ['example_input', 'reverse_template', 'alternativ
 
 type State = Record<string, any>;
 
-let t: TestServer;
-let db: TestServer['server']['database']['prisma'];
 let realm: Realm;
-let alice: MadeUser;
-let bob: MadeUser;
-let guest: MadeUser;
-let dana: MadeUser; // shares no channel or conversation with the guest
 let botId: number;
 let ownerName: string;
+// With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
+const t = useTestServer({ gravatarEnabled: true });
+let db: Db;
+// dana shares no channel or conversation with the guest.
+const { alice, bob, guest, dana } = useTeam(t, ['alice', 'bob', 'guest', 'dana'], {
+  alice: { fullName: 'Alice Anders' }, bob: { fullName: 'Bob Brown' }, guest: { fullName: 'Gwen Guest', role: 600 }, dana: { fullName: 'Dana Dark' },
+});
 const ch = {} as Record<'general' | 'design' | 'secret' | 'lobby' | 'attic', number>;
 const msg = {} as Record<'mention' | 'plain' | 'emptyTopic' | 'design' | 'attic' | 'dm' | 'groupDm' | 'selfDm', number>;
 
@@ -82,15 +84,9 @@ function validate(state: State): void {
 const byId = (list: State[], id: number): State => list.find((x) => x.stream_id === id || x.user_id === id) as State;
 
 beforeAll(async () => {
-  // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
-  t = await startTestServer({ gravatarEnabled: true });
-  db = t.server.database.prisma;
+  db = t.db;
   realm = await db.realm.findFirstOrThrow({ where: { stringId: '' } });
   const owner = t.client(t.owner);
-  alice = await makeUser(t, { fullName: 'Alice Anders' });
-  bob = await makeUser(t, { fullName: 'Bob Brown' });
-  guest = await makeUser(t, { fullName: 'Gwen Guest', role: 600 });
-  dana = await makeUser(t, { fullName: 'Dana Dark' });
   botId = (await makeBot(t, alice, { fullName: 'Helper Bot' })).userId;
 
   ch.general = (await db.channel.findFirstOrThrow({ where: { realmId: realm.id, name: 'general' } })).id;
@@ -169,10 +165,6 @@ beforeAll(async () => {
     where: { id: alice.userId },
     data: { settings: { enter_sends: true, emojiset: 'text', presence_enabled: 'nope', secret_key: 'leak?' } },
   });
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('shape', () => {
