@@ -69,6 +69,7 @@ describe('updateUser', () => {
   it('changes email only for owners with can_change_user_emails', async () => {
     const target = await makeUser(t);
     await expectRefused(UPDATE, { id: target.userId, email: 'gql-new@example.com' }, t.owner, 'User not authorized to change user emails');
+    // Written directly: can_change_user_emails is a server administrator's grant (Zulip's manage.py), not in the API.
     await t.db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: true } });
     try {
       await ok(t, UPDATE, { id: target.userId, email: 'gql-new@example.com' }, t.owner);

@@ -6,7 +6,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { makeUser, type MadeUser } from '../support/factories.ts';
 import type { ApiClient } from '../support/client.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
@@ -167,6 +166,7 @@ describe('The OAuth flow', () => {
       const res = await t.client().get('/calls/zoom/complete', { code: 'good-code', state: forged });
       expect(res.status).toBe(400);
     }
+    // Written directly: only time ages a token.
     await t.db.videoProviderToken.updateMany({ where: { userId: frank.userId }, data: { createdAt: new Date(Date.now() - 11 * 60 * 1000) } });
     const expired = await t.client().get('/calls/zoom/complete', { code: 'good-code', state: fresh });
     expect(expired.body.msg).toBe('Invalid Zoom session identifier');
@@ -235,6 +235,7 @@ describe('Expired, refused and revoked tokens', () => {
   it('forgets a token the provider refuses, and tells the user', async () => {
     const ivy = await makeUser(t);
     await authorize(ivy, 'good-code');
+    // Written directly: a token the provider has since revoked, which only the provider could do.
     await t.db.videoProviderToken.update({
       where: { userId_provider: { userId: ivy.userId, provider: 'zoom' } },
       data: { token: JSON.stringify({ access_token: 'revoked-at-provider' }) },
@@ -258,9 +259,7 @@ describe('Expired, refused and revoked tokens', () => {
 });
 
 describe('A server without a video-call provider', () => {
-  let bare: TestServer;
-  beforeAll(async () => { bare = await startTestServer(); });
-  afterAll(async () => { await bare?.close(); });
+  const bare = useTestServer();
 
   it('answers that the credentials are not configured, for every endpoint', async () => {
     const owner = bare.client(bare.owner);

@@ -196,6 +196,7 @@ describe('the sign-up page', () => {
     const path = joinLink(email);
     const id = (await t.client(alice).get('/invites')).body.invites.find((i: any) => i.email === email).id;
     const db = t.db;
+    // Written directly: only time makes an invitation expire.
     await db.invitation.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await page(path)).html).toContain('expired');
     expect((await page(path, { full_name: 'Late', password: STRONG })).status).toBe(404);

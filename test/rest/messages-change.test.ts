@@ -103,6 +103,7 @@ describe('PATCH /messages/{message_id}', () => {
 
   it('refuses content edits after the time limit', async () => {
     const id = await sendToChannel(t.client(alice), 'general', 'late', 'too late');
+    // Written directly: only the database can make a message older.
     await t.db.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 3600_000) } });
     const res = await t.client(alice).patch(`/messages/${id}`, { content: 'changed' });
     expect(res.status).toBe(400);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
+import { makeOtherRealmOwner, makeUser, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
@@ -146,6 +146,7 @@ describe('presence events', () => {
 
   it('are sent when an idle user becomes active again', async () => {
     await report(bob);
+    // Written directly: only time makes a user idle.
     await t.db.userPresence.update({ where: { userId: bob.userId }, data: { lastActiveTime: new Date(Date.now() - 600_000) } });
     const q = await register(t.client(alice));
     await report(bob, { status: 'idle' });
@@ -221,12 +222,13 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     expectError(await t.client(alice).get('/users/nobody@example.com/presence'), 'No such user');
     expectError(await t.client(alice).get(`/users/${bot.userId}/presence`), 'Presence is not supported for bot users.');
     expectError(await t.client(alice).get(`/users/${quiet.email}/presence`), `No presence data for ${quiet.email}`);
-    const { createRealm } = await import('../../resolvers/realm/create.ts');
-    const { owner: stranger } = await createRealm(t.db, { stringId: 'elsewhere', name: 'Elsewhere', ownerEmail: 'x@elsewhere.example.com', ownerPassword: 'pw-elsewhere' });
-    await t.db.userPresence.create({ data: { userId: stranger.id, realmId: stranger.realmId, lastConnectedTime: new Date(), lastActiveTime: new Date() } });
-    expectError(await t.client(alice).get(`/users/${stranger.id}/presence`), 'No such user');
+    // The owner of another organization, with presence data of their own there.
+    const stranger = await makeOtherRealmOwner(t, 'elsewhere');
+    expect((await t.client(stranger, stranger.host).post('/users/me/presence', { status: 'active' })).status).toBe(200);
+    expect((await t.client(stranger, stranger.host).get(`/users/${stranger.userId}/presence`)).status).toBe(200);
+    expectError(await t.client(alice).get(`/users/${stranger.userId}/presence`), 'No such user');
     expect((await t.client(alice).get('/realm/presence')).body.presences[stranger.email]).toBeUndefined();
-    expect(stranger.realmId).not.toBe(realmId);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: stranger.userId } })).realmId).not.toBe(realmId);
   });
 });
 

@@ -2,8 +2,8 @@
 // the three forms (initial, key rotation, token rotation), every field's validation, automatic
 // removal of the matching legacy token, PUSH_SERVICE_NOT_CONFIGURED, and per-user isolation.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestServer } from '../support/server.ts';
 import { makeBot, makeUser, type MadeUser } from '../support/factories.ts';
 import { tokenIdOf } from '../../resolvers/push/encoding.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
@@ -207,15 +207,13 @@ describe('POST /mobile_push/register removes the matching legacy registration', 
 });
 
 describe('POST /mobile_push/register without a push service', () => {
-  let bare: TestServer;
-  beforeAll(async () => { bare = await startTestServer(); });
-  afterAll(async () => { await bare?.close(); });
+  const bare = useTestServer();
 
   it('answers PUSH_SERVICE_NOT_CONFIGURED and stores nothing', async () => {
     const res = await bare.client(bare.owner).post('/mobile_push/register', { device_id: 1, ...keyFields(), ...tokenFields() });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ result: 'error', code: 'PUSH_SERVICE_NOT_CONFIGURED', msg: 'Server is not configured to use push notification service.' });
-    expect(await bare.server.database.prisma.pushDevice.count()).toBe(0);
+    expect(await bare.db.pushDevice.count()).toBe(0);
     const settings = await bare.client().get('/server_settings');
     expect(settings.body.push_notifications_enabled).toBe(false);
   });

@@ -148,6 +148,7 @@ describe('PATCH /realm: permission settings', () => {
 });
 
 describe('PATCH /realm: settings enforced', () => {
+  /** Only the database can make a message older. */
   async function backdate(messageId: number, seconds: number) {
     await t.db.message.update({ where: { id: messageId }, data: { dateSent: new Date(Date.now() - seconds * 1000) } });
   }

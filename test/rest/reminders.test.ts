@@ -123,6 +123,7 @@ describe('delivery', () => {
   it('the notification bot sends the reminder to the user, and the reminder is removed', async () => {
     const messageId = await sendToChannel(t.client(bob), design, 'plans', 'Review the *draft*');
     const id = (await remind(t.client(alice), { message_id: messageId, note: 'before lunch' })).body.reminder_id;
+    // Written directly: the API refuses delivery times in the past.
     await t.db.scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - 1000) } });
     const queue = await register(t.client(alice));
     const bobQueue = await register(t.client(bob));
@@ -150,6 +151,7 @@ describe('delivery', () => {
     const second = (await remind(t.client(alice), { message_id: lost })).body.reminder_id;
     const stored = (await listed(t.client(alice))).find((r) => r.reminder_id === second).content;
     await updateChannel(t.client(bob), open, { is_private: true });
+    // Written directly: the API refuses delivery times in the past.
     await t.db.scheduledMessage.updateMany({ where: { id: { in: [first, second] } }, data: { scheduledTimestamp: new Date(Date.now() - 1000) } });
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(2);
     const got = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 2, num_after: 0, apply_markdown: false });

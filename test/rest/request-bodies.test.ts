@@ -162,6 +162,7 @@ describe('a body over the limit is a 413 with a Zulip error, however it is sent'
   it('GraphQL over the authenticated limit: the general one, or the base64 of the largest upload', async () => {
     const body = (padding: number) => JSON.stringify({ query: '{ serverSettings { realmName } }', variables: { pad: 'x'.repeat(padding) } });
     const realm = t.db.realm;
+    // Written directly: the upload limit is the server's (Zulip sets it by plan and settings.py, not through the API).
     await realm.updateMany({ data: { maxFileUploadSizeMib: 1 } });
     try {
       // 1 MiB of file is 1.33 MiB of base64, plus 1 MiB for the rest of the operation.

@@ -50,6 +50,7 @@ describe('Credentials between requests', () => {
 
   it('follow an e-mail change: the old address stops working with the key, the new one works', async () => {
     const db = t.db;
+    // Written directly: can_change_user_emails is a server administrator's grant (Zulip's manage.py), not in the API.
     await db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: true } });
     try {
       const user = await makeUser(t);

@@ -42,6 +42,7 @@ async function listed(client: ApiClient) {
   return res.body.scheduled_messages as any[];
 }
 
+/** The API refuses delivery times in the past: only the database makes a message due now. */
 async function makeDue(id: number, secondsAgo = 1) {
   await t.db.scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - secondsAgo * 1000) } });
 }
@@ -230,6 +231,7 @@ describe('PATCH /scheduled_messages/{scheduled_message_id}', () => {
 
   it('needs a new delivery time for a message that failed, and clears `failed` with it', async () => {
     const id = await scheduleOk(t.client(alice), { type: 'direct', to: [bob.userId], content: 'dm' });
+    // Written directly: a failed delivery without staging one (the delivery tests below do).
     await t.db.scheduledMessage.update({ where: { id }, data: { failed: true, failureMessage: 'boom' } });
     const without = await t.client(alice).patch(`/scheduled_messages/${id}`, { content: 'again' });
     expect(without.status).toBe(400);
@@ -334,6 +336,7 @@ describe('delivery', () => {
 
   it('does not send a message more than ten minutes late', async () => {
     const id = await scheduleOk(t.client(alice), { type: 'direct', to: [bob.userId], content: 'stale' });
+    // Written directly: the API refuses delivery times in the past.
     await t.db.scheduledMessage.update({ where: { id }, data: { scheduledTimestamp: new Date(Date.now() - 11 * 60_000) } });
     const queue = await register(t.client(alice));
     expect(await t.server.scheduledDelivery.deliverDue()).toBe(1);

@@ -176,6 +176,7 @@ describe('image previews of uploads', () => {
     await t.server.thumbnails.idle();
     const pathId = url.slice('/user_uploads/'.length);
     await t.server.files.delete([`thumbnail/${pathId}/840x560.webp`]);
+    // Written directly: a server stopped before it made the thumbnail, which the API cannot stage.
     await t.db.attachment.update({ where: { pathId }, data: { thumbnails: [] } });
     await t.server.thumbnails.resume();
     await t.server.thumbnails.idle();

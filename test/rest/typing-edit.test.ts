@@ -89,6 +89,7 @@ describe('POST /messages/{message_id}/typing', () => {
     const dm = await sendDirect(t.client(alice), [bob.userId], 'not for carol');
     expect((await t.client(carol).post(`/messages/${dm}/typing`, { op: 'start' })).body).toMatchObject({ msg: 'Invalid message(s)' });
     await updateRealm(t, { message_content_edit_limit_seconds: 1 });
+    // Written directly: only the database can make a message older.
     await t.db.message.update({ where: { id }, data: { dateSent: new Date(Date.now() - 60_000) } });
     try {
       expect((await t.client(alice).post(`/messages/${id}/typing`, { op: 'start' })).body)

@@ -208,6 +208,7 @@ describe('PATCH /users/{user_id}: new_email', () => {
   });
 
   it('changes the address, which then logs in, and tells everyone', async () => {
+    // Written directly: can_change_user_emails is a server administrator's grant (Zulip's manage.py), not in the API.
     await t.db.user.update({ where: { id: t.owner.userId }, data: { canChangeUserEmails: true } });
     try {
       const target = await makeUser(t, { fullName: 'Email Mover' });

@@ -447,6 +447,8 @@ describe('channels', () => {
   it('sends partial_subscribers (bots and recently active users) for large channels with partial', async () => {
     const crowd = await makeChannel(t.client(t.owner), 'crowd');
     const stamp = Date.now();
+    // Written directly: this many accounts through POST /users would take most of a minute, and only
+    // the database can date a user's last activity back.
     const extra = Array.from({ length: PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE }, (_, i) => ({
       realmId: realm.id, email: `crowd${i}-${stamp}@example.com`, deliveryEmail: `crowd${i}-${stamp}@example.com`,
       fullName: `Crowd ${i}`, apiKey: `crowd-${stamp}-${i}`,
