@@ -4,14 +4,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
-import { createAnonymousGroup } from '../../resolvers/groups/membership.ts';
 import { buildInitialState, type InitialStateOptions } from '../../resolvers/events/initial-state/index.ts';
 import {
   INACCESSIBLE_USER_NAME, PARTIAL_SUBSCRIBERS_MIN_CHANNEL_SIZE, TYPING_STARTED_EXPIRY_MS, TYPING_STARTED_WAIT_MS, TYPING_STOPPED_WAIT_MS,
 } from '../../resolvers/limits.ts';
 import { REPORT_MESSAGE_TYPES } from '../../resolvers/reports/report.ts';
-import { makeChannel, makeBot, makeUser, sendDirect, sendToChannel, type MadeUser, deactivate, reactivate } from '../support/factories.ts';
+import { makeChannel, makeChannelFolder, makeBot, makeUser, updateRealm, sendDirect, sendToChannel, type MadeUser, deactivate, reactivate } from '../support/factories.ts';
 import { validateResponse } from '../support/openapi.ts';
+import type { ApiResponse } from '../support/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
@@ -81,6 +81,13 @@ function validate(state: State): void {
 }
 
 /** The channel or user with this ID in a list (undefined when absent). */
+/** Fails the setup on any refused request. */
+async function must(request: Promise<ApiResponse>): Promise<any> {
+  const res = await request;
+  if (res.status !== 200) throw new Error(`${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
 const byId = (list: State[], id: number): State => list.find((x) => x.stream_id === id || x.user_id === id) as State;
 
 beforeAll(async () => {
@@ -94,8 +101,10 @@ beforeAll(async () => {
   ch.secret = await makeChannel(owner, 'secret', { invite_only: true });
   ch.lobby = await makeChannel(owner, 'lobby');
   ch.attic = await makeChannel(owner, 'attic');
+  await updateRealm(t, { enable_spectator_access: true });
+  // Written directly, as is the archiving below: through the API the notification bot would announce
+  // both in the channels, and the message counts asserted below would change with it.
   await db.channel.update({ where: { id: ch.lobby }, data: { isWebPublic: true } });
-  await db.realm.update({ where: { id: realm.id }, data: { enableSpectatorAccess: true } });
 
   const aliceClient = t.client(alice);
   ownerName = (await db.user.findUniqueOrThrow({ where: { id: t.owner.userId } })).fullName;
@@ -108,59 +117,50 @@ beforeAll(async () => {
   msg.groupDm = await sendDirect(t.client(bob), [t.owner.userId, alice.userId], 'hi both');
   msg.selfDm = await sendDirect(owner, [t.owner.userId], 'note to self');
   await db.channel.update({ where: { id: ch.attic }, data: { isArchived: true } });
-  await db.userMessage.update({ where: { userId_messageId: { userId: t.owner.userId, messageId: msg.plain } }, data: { starred: true } });
+  await must(owner.post('/messages/flags', { messages: [msg.plain], op: 'add', flag: 'starred' }));
 
   // Personal data of the owner.
-  await db.userTopic.create({ data: { userId: t.owner.userId, channelId: ch.general, topicName: '', visibilityPolicy: 3 } });
-  await db.userTopic.create({ data: { userId: t.owner.userId, channelId: ch.design, topicName: 'mockups', visibilityPolicy: 1 } });
-  await db.savedSnippet.create({ data: { userId: t.owner.userId, title: 'Greeting', content: 'Hello!' } });
-  await db.navigationView.create({ data: { userId: t.owner.userId, fragment: 'inbox', isPinned: true } });
-  await db.navigationView.create({ data: { userId: t.owner.userId, fragment: 'narrow/channel/1', isPinned: false, name: 'Mine' } });
+  await must(owner.post('/user_topics', { stream_id: ch.general, topic: '', visibility_policy: 3 }));
+  await must(owner.post('/user_topics', { stream_id: ch.design, topic: 'mockups', visibility_policy: 1 }));
+  await must(owner.post('/saved_snippets', { title: 'Greeting', content: 'Hello!' }));
+  await must(owner.post('/navigation_views', { fragment: 'inbox', is_pinned: true }));
+  await must(owner.post('/navigation_views', { fragment: 'narrow/channel/1', is_pinned: false, name: 'Mine' }));
+  // Written directly: a token comes from the provider's OAuth flow (test/rest/calls.test.ts runs it against a fake one).
   await db.videoProviderToken.create({ data: { userId: t.owner.userId, provider: 'zoom', token: 'secret-token' } });
-  await db.scheduledMessage.create({
-    data: {
-      realmId: realm.id, senderId: t.owner.userId, channelId: ch.general, topic: '', content: 'later',
-      renderedContent: '<p>later</p>', scheduledTimestamp: new Date(Date.now() + 3_600_000),
-    },
-  });
-  await db.scheduledMessage.create({
-    data: {
-      realmId: realm.id, senderId: t.owner.userId, directRecipientIds: [t.owner.userId], content: 'remember',
-      renderedContent: '<p>remember</p>', scheduledTimestamp: new Date(Date.now() + 7_200_000), deliveryType: 'remind',
-      reminderTargetMessageId: msg.dm,
-    },
-  });
+  const inSeconds = (ms: number) => Math.floor((Date.now() + ms) / 1000);
+  await must(owner.post('/scheduled_messages', { type: 'stream', to: ch.general, topic: '', content: 'later', scheduled_delivery_timestamp: inSeconds(3_600_000) }));
+  await must(owner.post('/reminders', { message_id: msg.dm, scheduled_delivery_timestamp: inSeconds(7_200_000) }));
 
   // Realm data.
-  await db.linkifier.create({
-    data: { realmId: realm.id, pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://example.com/issues/{id}', alternativeUrlTemplates: [] },
-  });
+  await must(owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' }));
+  // Written directly: this file's client sends no files (test/rest/custom-emoji.test.ts uploads emoji through the API).
   await db.customEmoji.create({
     data: { realmId: realm.id, name: 'parrot', fileName: 'parrot.gif', contentType: 'image/gif', content: Buffer.from('GIF89a'), isAnimated: true, authorId: alice.userId },
   });
-  await db.realmDomain.create({ data: { realmId: realm.id, domain: 'example.com', allowSubdomains: true } });
-  const field = await db.customProfileField.create({ data: { realmId: realm.id, name: 'Team', fieldType: 1, order: 1 } });
-  await db.customProfileFieldValue.create({ data: { fieldId: field.id, userId: alice.userId, value: 'Design' } });
-  await db.channelFolder.create({ data: { realmId: realm.id, name: 'Projects' } });
+  await must(owner.post('/realm/domains', { domain: 'example.com', allow_subdomains: true }));
+  const field = (await must(owner.post('/realm/profile_fields', { name: 'Team', hint: '', field_type: 1 }))).id;
+  await must(aliceClient.patch('/users/me/profile_data', { data: [{ id: field, value: 'Design' }] }));
+  await makeChannelFolder(owner, 'Projects');
 
   // Groups: a named group whose manager is an explicit set, and a deactivated one.
-  const anonymous = await db.$transaction((tx) => createAnonymousGroup(tx, realm.id, [alice.userId]));
-  const designers = await db.userGroup.create({
-    data: { realmId: realm.id, name: 'designers', description: 'Design team', creatorId: alice.userId, canManageGroupId: anonymous },
-  });
-  await db.userGroupMember.createMany({ data: [{ groupId: designers.id, userId: alice.userId }, { groupId: designers.id, userId: bob.userId }] });
-  await db.userGroup.create({ data: { realmId: realm.id, name: 'retired', deactivated: true } });
+  await must(aliceClient.post('/user_groups/create', {
+    name: 'designers', description: 'Design team', members: [alice.userId, bob.userId],
+    can_manage_group: { direct_members: [alice.userId], direct_subgroups: [] },
+  }));
+  const retired = (await must(owner.post('/user_groups/create', { name: 'retired', description: '', members: [] }))).group_id;
+  await must(owner.post(`/user_groups/${retired}/deactivate`));
 
-  // Presence and status.
+  // Presence and status; presence written directly, as reports made in the past.
   const now = Date.now();
   await db.userPresence.create({ data: { userId: alice.userId, realmId: realm.id, lastActiveTime: new Date(now - 10_000), lastConnectedTime: new Date(now - 5_000) } });
   await db.userPresence.create({ data: { userId: bob.userId, realmId: realm.id, lastActiveTime: new Date(now - 3_600_000), lastConnectedTime: new Date(now - 60_000) } });
   await db.userPresence.create({ data: { userId: t.owner.userId, realmId: realm.id, lastActiveTime: new Date(now - 40 * 86_400_000), lastConnectedTime: new Date(now - 40 * 86_400_000) } });
-  await db.userStatus.create({ data: { userId: alice.userId, statusText: 'Designing', emojiName: 'art', emojiCode: '1f3a8' } });
-  await db.userStatus.create({ data: { userId: bob.userId, statusText: 'Out sick' } });
-  await db.subscription.update({ where: { userId_channelId: { userId: dana.userId, channelId: ch.general } }, data: { active: false } });
+  await must(aliceClient.post('/users/me/status', { status_text: 'Designing', emoji_name: 'art', emoji_code: '1f3a8' }));
+  await must(t.client(bob).post('/users/me/status', { status_text: 'Out sick' }));
+  await must(t.client(dana).delete('/users/me/subscriptions', { subscriptions: ['general'] }));
   await db.userPresence.create({ data: { userId: dana.userId, realmId: realm.id, lastActiveTime: new Date(now - 1000), lastConnectedTime: new Date(now - 1000) } });
-  await db.userStatus.create({ data: { userId: dana.userId, statusText: 'Hidden' } });
+  await must(t.client(dana).post('/users/me/status', { status_text: 'Hidden' }));
+  // Written directly: stored settings the API would refuse, which register must not pass on.
   await db.user.update({
     where: { id: alice.userId },
     data: { settings: { enter_sends: true, emojiset: 'text', presence_enabled: 'nope', secret_key: 'leak?' } },
@@ -270,7 +270,7 @@ describe('users', () => {
       expect(byId(state.realm_users, bob.userId)).toBeUndefined();
       const me = byId(state.realm_users, alice.userId);
       expect(me).not.toHaveProperty('is_active');
-      expect(me.profile_data).toEqual({ [String((await db.customProfileField.findFirstOrThrow()).id)]: { value: 'Design' } });
+      expect(me.profile_data).toEqual({ [String((await db.customProfileField.findFirstOrThrow()).id)]: { value: 'Design', rendered_value: '<p>Design</p>' } });
       const bot = byId(state.realm_users, botId);
       expect(bot).toMatchObject({ is_bot: true, bot_type: 1, bot_owner_id: alice.userId });
       expect(bot).not.toHaveProperty('profile_data');
@@ -284,6 +284,7 @@ describe('users', () => {
   });
 
   it('omits avatar URLs of long-idle users only with user_avatar_url_field_optional', async () => {
+    // Written directly: only time makes a user long idle.
     await db.user.update({ where: { id: bob.userId }, data: { dateJoined: new Date(Date.now() - 400 * 86_400_000), lastActivity: null } });
     const without = await stateFor(alice.userId, { fetchEventTypes: ['realm_user'] });
     expect(byId(without.realm_users, bob.userId).avatar_url).toEqual(expect.any(String));
@@ -298,7 +299,7 @@ describe('users', () => {
   it('limits guests outside can_access_all_users_group to the people they share something with', async () => {
     const members = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:members' } });
     const everyone = await db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name: 'role:everyone' } });
-    await db.realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: members.id } });
+    await updateRealm(t, { can_access_all_users_group: { new: members.id } });
     try {
       // Without the capability, inaccessible users appear as "Unknown user" placeholders.
       const full = await stateFor(guest.userId, { fetchEventTypes: ['realm_user', 'presence', 'user_status'] });
@@ -327,7 +328,7 @@ describe('users', () => {
       const member = await stateFor(alice.userId, { fetchEventTypes: ['realm_user'] });
       expect(byId(member.realm_users, dana.userId).full_name).toBe('Dana Dark');
     } finally {
-      await db.realm.update({ where: { id: realm.id }, data: { canAccessAllUsersGroupId: everyone.id } });
+      await updateRealm(t, { can_access_all_users_group: { new: everyone.id } });
     }
     // With can_access_all_users_group = everyone, guests see everyone too.
     const open = await stateFor(guest.userId, { fetchEventTypes: ['realm_user'], capabilities: { user_list_incomplete: true } });
@@ -395,7 +396,7 @@ describe('groups', () => {
 
 describe('channels', () => {
   it('splits channels into subscribed, unsubscribed and never subscribed', async () => {
-    await db.subscription.update({ where: { userId_channelId: { userId: alice.userId, channelId: ch.design } }, data: { active: false } });
+    expect((await t.client(alice).delete('/users/me/subscriptions', { subscriptions: ['design'] })).status).toBe(200);
     try {
       const state = await stateFor(alice.userId, { fetchEventTypes: ['subscription', 'stream'] });
       const ids = (list: State[]) => list.map((c) => c.stream_id);
@@ -409,7 +410,7 @@ describe('channels', () => {
       expect(state.never_subscribed.map((c: State) => c.name)).toEqual([...state.never_subscribed.map((c: State) => c.name)].sort());
       expect(names).not.toContain('secret');
     } finally {
-      await db.subscription.update({ where: { userId_channelId: { userId: alice.userId, channelId: ch.design } }, data: { active: true } });
+      expect((await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'design' }] })).status).toBe(200);
     }
     // Administrators see private channels they are not in.
     const admin = await stateFor(t.owner.userId, { fetchEventTypes: ['subscription', 'stream'] });
@@ -602,13 +603,13 @@ describe('spectators', () => {
   });
 
   it('see no channels when the realm does not allow spectators', async () => {
-    await db.realm.update({ where: { id: realm.id }, data: { enableSpectatorAccess: false } });
+    await updateRealm(t, { enable_spectator_access: false });
     try {
       const state = await stateFor(null, { fetchEventTypes: ['subscription', 'stream'] });
       expect(state.subscriptions).toEqual([]);
       expect(state.streams).toEqual([]);
     } finally {
-      await db.realm.update({ where: { id: realm.id }, data: { enableSpectatorAccess: true } });
+      await updateRealm(t, { enable_spectator_access: true });
     }
   });
 });
@@ -649,8 +650,10 @@ describe('batching', () => {
       await sendToChannel(t.client(users[0]!), name, `topic ${round}`, 'hello');
       await sendDirect(t.client(users[1]!), [t.owner.userId, guest.userId], 'group hello');
       await sendDirect(t.client(users[0]!), [t.owner.userId], 'hello owner');
-      await db.userPresence.createMany({ data: users.map((u) => ({ userId: u.userId, realmId: realm.id, lastActiveTime: new Date(), lastConnectedTime: new Date() })) });
-      await db.userStatus.createMany({ data: users.map((u) => ({ userId: u.userId, statusText: 'busy' })) });
+      for (const user of users) {
+        await must(t.client(user).post('/users/me/presence', { status: 'active' }));
+        await must(t.client(user).post('/users/me/status', { status_text: 'busy' }));
+      }
       round++;
     }
     await addRound();
