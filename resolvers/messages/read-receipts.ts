@@ -12,14 +12,16 @@ import { listMutedUsers, usersMuting } from '../users/muted-users.ts';
 export async function readReceipts(ctx: Context, viewer: User, messageId: number): Promise<number[]> {
   const { message } = await accessMessage(ctx.db, viewer, messageId);
   if (!ctx.realm.enableReadReceipts) throw new BadRequestError('Read receipts are disabled in this organization.');
-  const readers = await ctx.db.userMessage.findMany({
-    where: { messageId: message.id, read: true, userId: { not: message.senderId }, user: { isActive: true } },
-    select: { user: { select: { id: true, settings: true } } },
-    orderBy: { userId: 'asc' },
+  const rows = await ctx.db.userMessage.findMany({
+    where: { messageId: message.id, read: true, userId: { not: message.senderId } },
+    select: { userId: true },
+  });
+  const readers = await ctx.db.user.findMany({
+    where: { id: { in: rows.map((r) => r.userId) }, realmId: ctx.realm.id, isActive: true },
+    select: { id: true, settings: true },
+    orderBy: { id: 'asc' },
   });
   const [muting, muted] = await Promise.all([usersMuting(ctx.db, ctx.realm.id, viewer.id), listMutedUsers(ctx.db, viewer)]);
   const hidden = new Set([...muting, ...muted.map((m) => m.id)]);
-  return readers
-    .filter((r) => !hidden.has(r.user.id) && effectiveSettings(r.user, ctx.realm).send_read_receipts)
-    .map((r) => r.user.id);
+  return readers.filter((r) => !hidden.has(r.id) && effectiveSettings(r, ctx.realm).send_read_receipts).map((r) => r.id);
 }
