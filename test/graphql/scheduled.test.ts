@@ -97,7 +97,6 @@ describe('reportMessage', () => {
     const none = await fails(t, REPORT, { id: messageId, type: 'spam' }, alice);
     expect(none.error).toMatchObject({ message: 'Message reporting is not enabled in this organization.', extensions: { code: 'BAD_REQUEST', httpStatus: 400 } });
     const moderation = await makeChannel(t.client(t.owner), 'moderation', { invite_only: true });
-    const realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
     await updateRealm(t, { moderation_request_channel_id: moderation });
     expect((await fails(t, REPORT, { id: messageId, type: 'other' }, alice)).error.message).toBe('An explanation is required.');
     expect((await fails(t, REPORT, { id: messageId, type: 'nonsense' }, alice)).error.message).toBe('Invalid report_type');

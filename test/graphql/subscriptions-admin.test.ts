@@ -32,8 +32,7 @@ const CHANNEL_ID = `query($name: String!) { channelIdByName(name: $name) }`;
 const idOf = async (name: string) => (await ok(t, CHANNEL_ID, { name }, t.owner, ROOT)).channelIdByName as number;
 
 beforeAll(async () => {
-  const realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-  groups = await systemGroupIds(t.db as never, realmId);
+  groups = await systemGroupIds(t.db as never, t.realmId);
   await ok(t, SUBSCRIBE, { subs: [{ name: 'vault' }], inviteOnly: true }, alice, ROOT);
   await ok(t, SUBSCRIBE, { subs: [{ name: 'design' }], principals: [alice.userId, bob.userId] }, alice, ROOT);
   vault = await idOf('vault');

@@ -235,14 +235,13 @@ describe('A long-lived subscription', () => {
       });
     });
     await new Promise((r) => setTimeout(r, 200));
-    const realmId = (await t.db.user.findUniqueOrThrow({ where: { id: bob.userId } })).realmId;
     for (let i = 0; i < total; i++) {
-      t.server.events.publish(realmId, [bob.userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [i], all: false });
+      t.server.events.publish(t.realmId, [bob.userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [i], all: false });
       if (i % 100 === 99) await new Promise((r) => setTimeout(r, 10));
     }
     await done;
     // One more event makes the stream trim on its next wait.
-    t.server.events.publish(realmId, [bob.userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [0], all: false });
+    t.server.events.publish(t.realmId, [bob.userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [0], all: false });
     await new Promise((r) => setTimeout(r, 200));
     const res = await t.client(bob).get('/events', { queue_id: queueId, dont_block: true });
     await client.dispose();

@@ -1,7 +1,7 @@
 // Avatars and the organization's icon and logos: POST/DELETE /users/me/avatar, POST/DELETE
 // /realm/icon and /realm/logo, the URLs records, register and events give, and the images served
 // at them with no outside service (generated defaults; Gravatar only with PARLEY_GRAVATAR).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
@@ -12,7 +12,6 @@ import { multipart, PNG } from '../clients/support.ts';
 import { only, openQueue } from '../support/events.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let realmId: number;
 const t = useTestServer();
 const { alice, bob, admin } = useTeam(t, ['alice', 'bob', 'admin']);
 
@@ -42,15 +41,11 @@ function uploadAvatar(who: Credentials, bytes: Buffer, name = 'me.jpg') {
   return multipart(t.baseUrl, 'POST', '/users/me/avatar', who, {}, [{ name: 'file', filename: name, bytes }]);
 }
 
-beforeAll(async () => {
-  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-});
-
 describe('default avatars', () => {
   it('are drawn by the server: records, messages and register point at them even with client_gravatar', async () => {
     const users = await t.client(bob).get('/users', { client_gravatar: 'true' });
     const record = users.body.members.find((m: any) => m.user_id === alice.userId);
-    expect(record.avatar_url).toBe(`/user_avatars/${realmId}/default/${alice.userId}.png?version=1`);
+    expect(record.avatar_url).toBe(`/user_avatars/${t.realmId}/default/${alice.userId}.png?version=1`);
     await makeChannel(t.client(alice), 'avatars', { principals: [alice.userId, bob.userId] });
     await sendToChannel(t.client(alice), 'avatars', 'hi', 'hello');
     const messages = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, client_gravatar: 'true' });
@@ -58,25 +53,25 @@ describe('default avatars', () => {
     const reg = await t.client(alice).post('/register', { fetch_event_types: '["realm_user"]' });
     expect(reg.body).toMatchObject({
       avatar_source: 'G',
-      avatar_url: `/user_avatars/${realmId}/default/${alice.userId}.png?version=1`,
-      avatar_url_medium: `/user_avatars/${realmId}/default/${alice.userId}-medium.png?version=1`,
+      avatar_url: `/user_avatars/${t.realmId}/default/${alice.userId}.png?version=1`,
+      avatar_url_medium: `/user_avatars/${t.realmId}/default/${alice.userId}-medium.png?version=1`,
     });
   });
 
   it('are PNG identicons of 100 and 500 pixels, different for different users, without credentials', async () => {
-    const small = await fetchImage(`/user_avatars/${realmId}/default/${alice.userId}.png?version=1`);
+    const small = await fetchImage(`/user_avatars/${t.realmId}/default/${alice.userId}.png?version=1`);
     expect(small.status).toBe(200);
     expect(small.type).toBe('image/png');
     expect(await imageSize(small.bytes)).toEqual({ width: 100, height: 100, format: 'png' });
-    const medium = await fetchImage(`/user_avatars/${realmId}/default/${alice.userId}-medium.png`);
+    const medium = await fetchImage(`/user_avatars/${t.realmId}/default/${alice.userId}-medium.png`);
     expect(await imageSize(medium.bytes)).toEqual({ width: 500, height: 500, format: 'png' });
-    const other = await fetchImage(`/user_avatars/${realmId}/default/${bob.userId}.png`);
+    const other = await fetchImage(`/user_avatars/${t.realmId}/default/${bob.userId}.png`);
     expect(other.bytes.equals(small.bytes)).toBe(false);
   });
 
   it('are served only by the organization the host names', async () => {
     await makeOtherRealmOwner(t, 'elsewhere');
-    expect((await fetchImage(`/user_avatars/${realmId}/default/${alice.userId}.png`, 'elsewhere.localhost')).status).toBe(404);
+    expect((await fetchImage(`/user_avatars/${t.realmId}/default/${alice.userId}.png`, 'elsewhere.localhost')).status).toBe(404);
   });
 
   it('serve the placeholder avatar of users a guest may not see', async () => {
@@ -92,7 +87,7 @@ describe('POST /users/me/avatar', () => {
     const res = await uploadAvatar(alice, await picture());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const url = res.body.avatar_url as string;
-    expect(url).toMatch(new RegExp(`^/user_avatars/${realmId}/[0-9a-f]{40}\\.png\\?version=2$`));
+    expect(url).toMatch(new RegExp(`^/user_avatars/${t.realmId}/[0-9a-f]{40}\\.png\\?version=2$`));
 
     const small = await fetchImage(url);
     expect(small.status).toBe(200);
@@ -154,7 +149,7 @@ describe('DELETE /users/me/avatar', () => {
     const res = await t.client(alice).delete('/users/me/avatar');
     expect(res.status).toBe(200);
     const version = uploaded.avatar_version + 1;
-    expect(res.body.avatar_url).toBe(`/user_avatars/${realmId}/default/${alice.userId}.png?version=${version}`);
+    expect(res.body.avatar_url).toBe(`/user_avatars/${t.realmId}/default/${alice.userId}.png?version=${version}`);
     expect(only(await queue.events(), 'realm_user', 'update').person).toMatchObject({ user_id: alice.userId, avatar_source: 'G', avatar_version: version });
     expect((await fetchImage(uploaded.avatar_url)).status).toBe(404);
     // Nothing to delete: nothing changes.
@@ -167,7 +162,7 @@ describe('bot avatars (POST /bots, PATCH /bots/{id})', () => {
   it('take the request\'s one image, from the bot\'s owner or an administrator', async () => {
     const created = await multipart(t.baseUrl, 'POST', '/bots', bob, { full_name: 'Pic Bot', short_name: 'pic' }, [{ name: 'f', filename: 'b.jpg', bytes: await picture() }]);
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    expect(created.body.avatar_url).toMatch(new RegExp(`^/user_avatars/${realmId}/[0-9a-f]{40}\\.png\\?version=2$`));
+    expect(created.body.avatar_url).toMatch(new RegExp(`^/user_avatars/${t.realmId}/[0-9a-f]{40}\\.png\\?version=2$`));
     expect(await imageSize((await fetchImage(created.body.avatar_url)).bytes)).toEqual({ width: 100, height: 100, format: 'png' });
     const botId = created.body.user_id as number;
 
@@ -230,7 +225,7 @@ describe('Gravatar, when the operator enables it', () => {
 describe('organization icon', () => {
   it('is generated by default and served at the URL register and server_settings give', async () => {
     const reg = await t.client(alice).post('/register', { fetch_event_types: '["realm"]' });
-    expect(reg.body).toMatchObject({ realm_icon_source: 'G', realm_icon_url: `/user_avatars/${realmId}/realm/default-icon.png?version=0` });
+    expect(reg.body).toMatchObject({ realm_icon_source: 'G', realm_icon_url: `/user_avatars/${t.realmId}/realm/default-icon.png?version=0` });
     const settings = await t.client().get('/server_settings');
     expect(settings.body.realm_icon).toBe(`http://localhost:9991${reg.body.realm_icon_url}`);
     const icon = await fetchImage(reg.body.realm_icon_url);
@@ -245,7 +240,7 @@ describe('organization icon', () => {
     const queue = await openQueue(t.client(alice), { event_types: '["realm"]' });
     const res = await multipart(t.baseUrl, 'POST', '/realm/icon', admin, {}, [{ name: 'f', filename: 'i.jpg', bytes: await picture() }]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.icon_url).toBe(`/user_avatars/${realmId}/realm/icon.png?version=2`);
+    expect(res.body.icon_url).toBe(`/user_avatars/${t.realmId}/realm/icon.png?version=2`);
     expect(only(await queue.events(), 'realm', 'update_dict')).toMatchObject({ property: 'icon', data: { icon_source: 'U', icon_url: res.body.icon_url } });
     const icon = await fetchImage(res.body.icon_url);
     expect(await imageSize(icon.bytes)).toEqual({ width: 100, height: 100, format: 'png' });
@@ -259,7 +254,7 @@ describe('organization icon', () => {
     expect((await t.client(alice).delete('/realm/icon')).body.code).toBe('UNAUTHORIZED_PRINCIPAL');
     const queue = await openQueue(t.client(alice), { event_types: '["realm"]' });
     const res = await t.client(admin).delete('/realm/icon');
-    expect(res.body.icon_url).toBe(`/user_avatars/${realmId}/realm/default-icon.png?version=0`);
+    expect(res.body.icon_url).toBe(`/user_avatars/${t.realmId}/realm/default-icon.png?version=0`);
     expect(only(await queue.events(), 'realm', 'update_dict')).toMatchObject({ property: 'icon', data: { icon_source: 'G', icon_url: res.body.icon_url } });
   });
 });
@@ -285,8 +280,8 @@ describe('organization logos', () => {
     expect(night.status).toBe(200);
     const events = (await queue.events()).filter((e) => e.type === 'realm');
     expect(events).toMatchObject([
-      { op: 'update_dict', property: 'logo', data: { logo_source: 'U', logo_url: `/user_avatars/${realmId}/realm/logo.png?version=2` } },
-      { op: 'update_dict', property: 'night_logo', data: { night_logo_source: 'U', night_logo_url: `/user_avatars/${realmId}/realm/night_logo.png?version=2` } },
+      { op: 'update_dict', property: 'logo', data: { logo_source: 'U', logo_url: `/user_avatars/${t.realmId}/realm/logo.png?version=2` } },
+      { op: 'update_dict', property: 'night_logo', data: { night_logo_source: 'U', night_logo_url: `/user_avatars/${t.realmId}/realm/night_logo.png?version=2` } },
     ]);
     expect(await imageSize((await fetchImage(events[0]!.data.logo_url)).bytes)).toEqual({ width: 400, height: 100, format: 'png' });
     // Never enlarged.

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL } from '../support/server.ts';
 import { updateRealm } from '../support/factories.ts';
 import { validateResponse } from '../support/openapi.ts';
@@ -16,15 +16,9 @@ const ANIMATED_GIF = (() => {
   return Buffer.concat([GIF.subarray(0, GIF.length - 1), frames, Buffer.from([0x3b])]);
 })();
 
-let realmId: number;
 const t = useTestServer();
 const { alice, bob, admin, guest } = useTeam(t, ['alice', 'bob', 'admin', 'guest']);
 const bot = useBot(t, alice, { fullName: 'Emoji Bot' });
-
-beforeAll(async () => {
-  const db = t.db;
-  realmId = (await db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-});
 
 interface Upload { field?: string; name?: string; type?: string; bytes: Buffer }
 
@@ -72,7 +66,7 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [emoji] = await activeNamed('party_parrot');
     expect(emoji).toEqual({
-      id: emoji.id, name: 'party_parrot', source_url: `/user_avatars/${realmId}/emoji/images/${emoji.id}.gif`,
+      id: emoji.id, name: 'party_parrot', source_url: `/user_avatars/${t.realmId}/emoji/images/${emoji.id}.gif`,
       still_url: null, deactivated: false, author_id: alice.userId,
     });
     const image = await rawRequest('GET', `${t.baseUrl}${emoji.source_url}`, {});
@@ -85,7 +79,7 @@ describe('POST /realm/emoji/{emoji_name}', () => {
   it('gives animated GIFs a still_url serving their first frame', async () => {
     expect((await upload(alice, 'spinner', [{ bytes: ANIMATED_GIF, name: 'spin.gif', type: 'image/gif' }])).status).toBe(200);
     const [emoji] = await activeNamed('spinner');
-    expect(emoji.still_url).toBe(`/user_avatars/${realmId}/emoji/images/still/${emoji.id}.png`);
+    expect(emoji.still_url).toBe(`/user_avatars/${t.realmId}/emoji/images/still/${emoji.id}.png`);
     const still = await rawRequest('GET', `${t.baseUrl}${emoji.still_url}`, {});
     expect(still.status).toBe(200);
     const { gifLayout } = await import('../../resolvers/emoji/gif.ts');
@@ -96,7 +90,7 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     // A static image has no still.
     const [parrot] = await activeNamed('party_parrot');
     expect(parrot.still_url).toBeNull();
-    expect((await rawRequest('GET', `${t.baseUrl}/user_avatars/${realmId}/emoji/images/still/${parrot.id}.png`, {})).status).toBe(404);
+    expect((await rawRequest('GET', `${t.baseUrl}/user_avatars/${t.realmId}/emoji/images/still/${parrot.id}.png`, {})).status).toBe(404);
   });
 
   it('turns spaces into underscores', async () => {
@@ -143,8 +137,8 @@ describe('POST /realm/emoji/{emoji_name}', () => {
 
   it('follows can_add_custom_emoji_group', async () => {
     const db = t.db;
-    const realm = await db.realm.findUniqueOrThrow({ where: { id: realmId } });
-    const admins = await db.userGroup.findFirstOrThrow({ where: { realmId, name: 'role:administrators' } });
+    const realm = await db.realm.findUniqueOrThrow({ where: { id: t.realmId } });
+    const admins = await db.userGroup.findFirstOrThrow({ where: { realmId: t.realmId, name: 'role:administrators' } });
     await updateRealm(t, { can_add_custom_emoji_group: { new: admins.id } });
     try {
       expectError(await upload(alice, 'members_cannot'), 'Insufficient permission');

@@ -16,7 +16,6 @@ import { only, openQueue } from '../support/events.ts';
 import { unpackExport } from '../../resolvers/exports/archive.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let realmId: number;
 let uploadUrl: string;
 const t = useTestServer();
 const { admin, alice, bob } = useTeam(t, ['admin', 'alice', 'bob']);
@@ -47,7 +46,6 @@ async function finished(id: number) {
 }
 
 beforeAll(async () => {
-  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   await makeChannel(t.client(alice), 'lobby', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'secret', { invite_only: true, principals: [alice.userId, bob.userId] });
   const upload = await multipart(t.baseUrl, 'POST', '/user_uploads', alice, {}, [{ name: 'f', filename: 'notes.txt', bytes: Buffer.from('the notes\n') }]);
@@ -82,7 +80,7 @@ describe('POST /export/realm', () => {
     validateResponse('POST', '/export/realm', res.status, res.body);
     const done = await finished(res.body.id);
     expect(done).toMatchObject({ id: res.body.id, acting_user_id: admin.userId, export_type: 1, pending: false, failed_timestamp: null, deleted_timestamp: null });
-    expect(done.export_url).toMatch(new RegExp(`^/user_avatars/exports/${realmId}/[A-Za-z0-9_-]{24}/parley-export-root-${res.body.id}\\.tar\\.gz$`));
+    expect(done.export_url).toMatch(new RegExp(`^/user_avatars/exports/${t.realmId}/[A-Za-z0-9_-]{24}/parley-export-root-${res.body.id}\\.tar\\.gz$`));
     const listed = await t.client(admin).get('/export/realm');
     validateResponse('GET', '/export/realm', listed.status, listed.body);
     const events = (await queue.events()).filter((e) => e.type === 'realm_export');
@@ -215,7 +213,7 @@ describe('export → manage import → a fresh server', () => {
       const linked = (await fresh.client(bob2, host).get('/messages', { anchor: 'oldest', num_before: 0, num_after: 1, apply_markdown: 'false', narrow: '[{"operator":"channel","operand":"lobby"}]' })).body.messages[0].content as string;
       const newUrl = /\((\/user_uploads\/[^)]+)\)/.exec(linked)![1]!;
       const newRealmId = Number(newUrl.split('/')[2]);
-      expect(newUrl).toBe(uploadUrl.replace(`/user_uploads/${realmId}/`, `/user_uploads/${newRealmId}/`));
+      expect(newUrl).toBe(uploadUrl.replace(`/user_uploads/${t.realmId}/`, `/user_uploads/${newRealmId}/`));
       const file = await get(fresh.baseUrl, newUrl, bob2, host);
       expect(file.status).toBe(200);
       expect(file.bytes.toString()).toBe('the notes\n');
@@ -235,7 +233,7 @@ describe('export → manage import → a fresh server', () => {
 
 describe('the export rate limit', () => {
   it('refuses a sixth export within a week, as Zulip does', async () => {
-    const recent = await t.db.realmExport.count({ where: { realmId } });
+    const recent = await t.db.realmExport.count({ where: { realmId: t.realmId } });
     for (let i = recent; i < 5; i++) await finished((await t.client(admin).post('/export/realm')).body.id);
     const res = await t.client(admin).post('/export/realm');
     expect(res.status).toBe(400);

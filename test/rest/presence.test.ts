@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeOtherRealmOwner, makeUser, leaveAllChannels, subscribeUsers, updateRealm } from '../support/factories.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
-let realmId: number;
 const t = useTestServer();
 const { alice, bob, carol, guest } = useTeam(t, ['alice', 'bob', 'carol', 'guest']);
 const bot = useBot(t, alice, { fullName: 'Presence Bot' });
-
-beforeAll(async () => {
-  const db = t.db;
-  realmId = (await db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-});
 
 async function report(who: Credentials, params: Record<string, unknown> = {}) {
   const res = await t.client(who).post('/users/me/presence', { status: 'active', ...params });
@@ -228,7 +222,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     expect((await t.client(stranger, stranger.host).get(`/users/${stranger.userId}/presence`)).status).toBe(200);
     expectError(await t.client(alice).get(`/users/${stranger.userId}/presence`), 'No such user');
     expect((await t.client(alice).get('/realm/presence')).body.presences[stranger.email]).toBeUndefined();
-    expect((await t.db.user.findUniqueOrThrow({ where: { id: stranger.userId } })).realmId).not.toBe(realmId);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: stranger.userId } })).realmId).not.toBe(t.realmId);
   });
 });
 
@@ -245,8 +239,8 @@ describe('GET /realm/presence', () => {
 
 describe('guests who may not see everyone', () => {
   it('see and hear only the users they can access', async () => {
-    const realm = await t.db.realm.findUniqueOrThrow({ where: { id: realmId } });
-    const members = await t.db.userGroup.findFirstOrThrow({ where: { realmId, name: 'role:members' } });
+    const realm = await t.db.realm.findUniqueOrThrow({ where: { id: t.realmId } });
+    const members = await t.db.userGroup.findFirstOrThrow({ where: { realmId: t.realmId, name: 'role:members' } });
     await updateRealm(t, { can_access_all_users_group: { new: members.id } });
     const channels = await leaveAllChannels(t, guest);
     try {

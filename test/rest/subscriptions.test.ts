@@ -11,7 +11,6 @@ import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 
 let outsiderId: number;
 let groups: Record<string, number>;
-let realmId: number;
 const t = useTestServer();
 const { admin, moderator, alice, bob, carol, guest } = useTeam(t, ['admin', 'moderator', 'alice', 'bob', 'carol', 'guest']);
 const bot = useBot(t, alice, { fullName: 'Alice Bot' });
@@ -20,7 +19,7 @@ const c = (who: Credentials) => t.client(who);
 const SUBS = '/users/me/subscriptions';
 
 async function channelId(name: string): Promise<number | null> {
-  const row = await t.db.channel.findFirst({ where: { realmId, name } });
+  const row = await t.db.channel.findFirst({ where: { realmId: t.realmId, name } });
   return row?.id ?? null;
 }
 async function subscribed(userId: number, name: string): Promise<boolean> {
@@ -32,8 +31,7 @@ async function subscribed(userId: number, name: string): Promise<boolean> {
 const register = async (client: ApiClient) => (await registerQueue(client, { event_types: ['subscription', 'stream', 'message'], fetch_event_types: ['realm'] })).queue_id;
 
 beforeAll(async () => {
-  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
-  groups = await systemGroupIds(t.db as never, realmId);
+  groups = await systemGroupIds(t.db as never, t.realmId);
   outsiderId = (await makeOtherRealmOwner(t, 'other')).userId;
   await makeChannel(c(alice), 'design');
   await makeChannel(c(alice), 'vault', { invite_only: true });
@@ -43,7 +41,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
   it('renders the description with the Markdown renderer', async () => {
     const res = await c(alice).post(SUBS, { subscriptions: [{ name: 'md', description: 'Some **bold** `code`' }] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const ch = await t.db.channel.findFirstOrThrow({ where: { realmId, name: 'md' } });
+    const ch = await t.db.channel.findFirstOrThrow({ where: { realmId: t.realmId, name: 'md' } });
     expect(ch.description).toBe('Some **bold** `code`');
     expect(ch.renderedDescription).toContain('<strong>bold</strong>');
     expect(ch.renderedDescription).toContain('<code>code</code>');
@@ -66,7 +64,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     await c(alice).post(SUBS, { subscriptions: [{ name: 'p-hidden' }], invite_only: true });
     await c(alice).post(SUBS, { subscriptions: [{ name: 'p-shown' }], invite_only: true, history_public_to_subscribers: true });
     await c(alice).post(SUBS, { subscriptions: [{ name: 'pub-hist' }], history_public_to_subscribers: false });
-    const get = async (name: string) => t.db.channel.findFirstOrThrow({ where: { realmId, name } });
+    const get = async (name: string) => t.db.channel.findFirstOrThrow({ where: { realmId: t.realmId, name } });
     expect(await get('p-hidden')).toMatchObject({ inviteOnly: true, historyPublicToSubscribers: false });
     expect(await get('p-shown')).toMatchObject({ inviteOnly: true, historyPublicToSubscribers: true });
     expect(await get('pub-hist')).toMatchObject({ inviteOnly: false, historyPublicToSubscribers: true });
@@ -98,7 +96,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
       expect(await channelId('web1')).toBeNull();
       const owner = await c(t.owner).post(SUBS, { subscriptions: [{ name: 'web1' }], is_web_public: true });
       expect(owner.status).toBe(200);
-      expect(await t.db.channel.findFirstOrThrow({ where: { realmId, name: 'web1' } })).toMatchObject({ isWebPublic: true, inviteOnly: false });
+      expect(await t.db.channel.findFirstOrThrow({ where: { realmId: t.realmId, name: 'web1' } })).toMatchObject({ isWebPublic: true, inviteOnly: false });
     } finally {
       await updateRealm(t, { enable_spectator_access: false });
     }
@@ -113,7 +111,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     const ok = await c(admin).post(SUBS, { subscriptions: [{ name: 'def1' }], is_default_stream: true });
     expect(ok.status).toBe(200);
     const id = await channelId('def1');
-    expect(await t.db.defaultChannel.findFirst({ where: { realmId, channelId: id! } })).not.toBeNull();
+    expect(await t.db.defaultChannel.findFirst({ where: { realmId: t.realmId, channelId: id! } })).not.toBeNull();
   });
 
   it('message_retention_days: realm_default for anyone; unlimited and days for owners only', async () => {
@@ -125,7 +123,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     expect(await channelId('ret1')).toBeNull();
     expect((await c(t.owner).post(SUBS, { subscriptions: [{ name: 'ret1' }], message_retention_days: 30 })).status).toBe(200);
     expect((await c(t.owner).post(SUBS, { subscriptions: [{ name: 'ret2' }], message_retention_days: JSON.stringify('unlimited') })).status).toBe(200);
-    const get = async (name: string) => (await t.db.channel.findFirstOrThrow({ where: { realmId, name } })).messageRetentionDays;
+    const get = async (name: string) => (await t.db.channel.findFirstOrThrow({ where: { realmId: t.realmId, name } })).messageRetentionDays;
     expect(await get('ret0')).toBeNull();
     expect(await get('ret1')).toBe(30);
     expect(await get('ret2')).toBe(-1);
@@ -141,7 +139,7 @@ describe('POST /users/me/subscriptions: creating channels', () => {
     for (const policy of ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only']) {
       const res = await c(alice).post(SUBS, { subscriptions: [{ name: `tp-${policy}` }], topics_policy: policy });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect((await t.db.channel.findFirstOrThrow({ where: { realmId, name: `tp-${policy}` } })).topicsPolicy).toBe(policy);
+      expect((await t.db.channel.findFirstOrThrow({ where: { realmId: t.realmId, name: `tp-${policy}` } })).topicsPolicy).toBe(policy);
     }
     const bad = await c(alice).post(SUBS, { subscriptions: [{ name: 'tp-bad' }], topics_policy: 'sometimes' });
     expect(bad.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid topics_policy' });
@@ -527,11 +525,11 @@ describe('GET /users/me/subscriptions', () => {
     // Written directly: 250 accounts through POST /users would take most of a minute, and only the
     // database can date a user's last activity back.
     const rows = Array.from({ length: 250 }, (_, i) => ({
-      realmId, email: `crowd${i}@example.com`, deliveryEmail: `crowd${i}@example.com`, fullName: `Crowd ${i}`, apiKey: `crowdkey${i}`.padEnd(32, 'x'),
+      realmId: t.realmId, email: `crowd${i}@example.com`, deliveryEmail: `crowd${i}@example.com`, fullName: `Crowd ${i}`, apiKey: `crowdkey${i}`.padEnd(32, 'x'),
       lastActivity: new Date(now - (i < 3 ? 1 : 30) * 86_400_000),
     }));
     await t.db.user.createMany({ data: rows as never });
-    const crowd = await t.db.user.findMany({ where: { realmId, email: { startsWith: 'crowd' } }, orderBy: { id: 'asc' } });
+    const crowd = await t.db.user.findMany({ where: { realmId: t.realmId, email: { startsWith: 'crowd' } }, orderBy: { id: 'asc' } });
     await t.db.subscription.createMany({ data: crowd.map((u) => ({ userId: u.id, channelId: big })) });
     await t.db.user.update({ where: { id: alice.userId }, data: { lastActivity: new Date() } });
 

@@ -13,7 +13,6 @@ import { openQueue } from '../support/events.ts';
 import { ok, fails } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let realmId: number;
 const t = useTestServer();
 const { alice, bob, carol, guest } = useTeam(t, ['alice', 'bob', 'carol', 'guest']);
 
@@ -56,11 +55,10 @@ async function attachmentsOf(who: Credentials) {
 
 /** The upload limits are the server's (Zulip sets them by plan and settings.py, not through the API). */
 async function setRealm(data: Record<string, unknown>) {
-  await t.db.realm.update({ where: { id: realmId }, data });
+  await t.db.realm.update({ where: { id: t.realmId }, data });
 }
 
 beforeAll(async () => {
-  realmId = (await t.db.user.findUniqueOrThrow({ where: { id: alice.userId } })).realmId;
   await makeChannel(t.client(alice), 'public', { principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'secret', { invite_only: true, history_public_to_subscribers: true, principals: [alice.userId, bob.userId] });
   await makeChannel(t.client(alice), 'secret-history', { invite_only: true, history_public_to_subscribers: false, principals: [alice.userId] });
@@ -70,7 +68,7 @@ describe('POST /user_uploads', () => {
   it('stores the file and answers its URL (and the legacy `uri`) and name; the owner downloads it', async () => {
     const queue = await openQueue(t.client(alice), { event_types: '["attachment"]' });
     const body = await uploaded(alice, 'notes.txt', Buffer.from('hello, world\n'));
-    expect(body.url).toMatch(new RegExp(`^/user_uploads/${realmId}/[0-9a-f]{1,2}/[A-Za-z0-9_-]{24}/notes\\.txt$`));
+    expect(body.url).toMatch(new RegExp(`^/user_uploads/${t.realmId}/[0-9a-f]{1,2}/[A-Za-z0-9_-]{24}/notes\\.txt$`));
     expect(body.uri).toBe(body.url);
     expect(body.filename).toBe('notes.txt');
     const file = await download(body.url, alice);
@@ -322,8 +320,8 @@ describe('GET /user_uploads/{realm_id}/{path}: who may read an upload', () => {
   });
 
   it('answers 404 for paths that are no upload', async () => {
-    expect((await download(`/user_uploads/${realmId}/00/nothing/here.txt`, alice)).status).toBe(404);
-    expect((await download(`/user_uploads/${realmId}/..%2F..%2Fetc/passwd`, alice)).status).toBe(404);
+    expect((await download(`/user_uploads/${t.realmId}/00/nothing/here.txt`, alice)).status).toBe(404);
+    expect((await download(`/user_uploads/${t.realmId}/..%2F..%2Fetc/passwd`, alice)).status).toBe(404);
   });
 });
 
@@ -345,7 +343,7 @@ describe('GET /api/v1/user_uploads/{realm_id_str}/{filename}: temporary URL', ()
     const res = await t.client(bob).get(`/user_uploads/${path}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: 'error', msg: 'You are not authorized to view this file.' });
-    expect((await t.client(bob).get(`/user_uploads/${realmId}/00/none/x.txt`)).status).toBe(404);
+    expect((await t.client(bob).get(`/user_uploads/${t.realmId}/00/none/x.txt`)).status).toBe(404);
     expect((await t.client().get(`/user_uploads/${path}`)).status).toBe(401);
   });
 
@@ -387,7 +385,7 @@ describe('GET /attachments', () => {
       create_time: expect.any(Number), messages: [{ id: messageId, date_sent: expect.any(Number) }],
     }]);
     expect(Number.isInteger(attachments[0].create_time / 1000)).toBe(true);
-    const total = await t.db.attachment.aggregate({ where: { realmId }, _sum: { size: true } });
+    const total = await t.db.attachment.aggregate({ where: { realmId: t.realmId }, _sum: { size: true } });
     expect(used).toBe(total._sum.size);
     expect((await attachmentsOf(bob)).attachments.every((a) => a.name !== 'listed.txt')).toBe(true);
   });
@@ -417,7 +415,7 @@ describe('messages claim the uploads they link', () => {
     expect(event).toMatchObject({ type: 'attachment', op: 'update', attachment: { path_id: url.slice(14), messages: [{ id, date_sent: expect.any(Number) }] } });
     const found = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'has', operand: 'attachment' }, { operator: 'topic', operand: 'claims' }] });
     expect(found.body.messages.map((m: any) => m.id)).toEqual([id]);
-    const plain = await sendToChannel(t.client(alice), 'public', 'claims', `[not ours](/user_uploads/${realmId}/00/none/x.txt)`);
+    const plain = await sendToChannel(t.client(alice), 'public', 'claims', `[not ours](/user_uploads/${t.realmId}/00/none/x.txt)`);
     const again = await t.client(alice).get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'has', operand: 'attachment' }, { operator: 'topic', operand: 'claims' }] });
     expect(again.body.messages.map((m: any) => m.id)).not.toContain(plain);
   });

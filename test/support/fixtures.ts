@@ -21,6 +21,8 @@ export interface ServerFixture extends TestServer {
   readonly db: Db;
   /** A client signed in as the organization's owner. */
   readonly ownerClient: ApiClient;
+  /** The organization's ID. */
+  readonly realmId: number;
 }
 
 // Setting up is not what a file tests: its hooks may take as long as a busy machine makes them.
@@ -45,7 +47,8 @@ export function useTestServer(overrides: Overrides = {}): ServerFixture {
   let started: TestServer | undefined;
   beforeAll(async () => {
     started = await startTestServer(typeof overrides === 'function' ? await overrides() : overrides);
-    Object.assign(fixture, started);
+    const { realmId } = await started.server.database.prisma.user.findUniqueOrThrow({ where: { id: started.owner.userId }, select: { realmId: true } });
+    Object.assign(fixture, started, { realmId });
     // ApiClient's fields are read-only to tests; the fixture fills them in this once.
     Object.assign(ownerClient, { baseUrl: started.baseUrl, credentials: started.owner });
   }, SETUP_TIMEOUT_MS);
