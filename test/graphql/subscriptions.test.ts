@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startTestServer } from '../support/server.ts';
 import { graphql, type Credentials } from '../support/client.ts';
 import { makeUser, sendDirect, deactivate } from '../support/factories.ts';
 import { validateEvent } from '../support/openapi.ts';
@@ -197,27 +196,24 @@ describe('subscription typingNotifications', () => {
 });
 
 describe('A closed subscription', () => {
+  // A server with Zulip's 50-second heartbeat, so only the unsubscribe can end the wait.
+  const slow = useTestServer({ heartbeatSecs: 50 });
+
   it('stops waiting on its queue at once, not at the next heartbeat', async () => {
-    // A server with Zulip's 50-second heartbeat, so only the unsubscribe can end the wait.
-    const slow = await startTestServer({ heartbeatSecs: 50 });
-    try {
-      const reg = await graphql(slow.baseUrl, 'mutation { registerEventQueue(eventTypes: ["message"], fetchEventTypes: ["realm"]) { queueId } }', {}, slow.owner);
-      const queueId = reg.body.data.registerEventQueue.queueId;
-      const client = createClient({
-        url: `ws://127.0.0.1:${slow.port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0,
-        connectionParams: { authorization: 'Basic ' + Buffer.from(`${slow.owner.email}:${slow.owner.apiKey}`).toString('base64') },
-      });
-      client.subscribe({ query: SUBSCRIBE, variables: { q: queueId } }, { next: () => {}, error: () => {}, complete: () => {} });
-      const registry = slow.server.queues as unknown as { get(id: string, user: number): { waiting: number } | Promise<{ waiting: number }> };
-      const waiting = async () => (await registry.get(queueId, slow.owner.userId)).waiting;
-      for (let i = 0; i < 50 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(await waiting()).toBe(1);
-      await client.dispose();
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await waiting()).toBe(0);
-    } finally {
-      await slow.close();
-    }
+    const reg = await graphql(slow.baseUrl, 'mutation { registerEventQueue(eventTypes: ["message"], fetchEventTypes: ["realm"]) { queueId } }', {}, slow.owner);
+    const queueId = reg.body.data.registerEventQueue.queueId;
+    const client = createClient({
+      url: `ws://127.0.0.1:${slow.port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0,
+      connectionParams: { authorization: 'Basic ' + Buffer.from(`${slow.owner.email}:${slow.owner.apiKey}`).toString('base64') },
+    });
+    client.subscribe({ query: SUBSCRIBE, variables: { q: queueId } }, { next: () => {}, error: () => {}, complete: () => {} });
+    const registry = slow.server.queues as unknown as { get(id: string, user: number): { waiting: number } | Promise<{ waiting: number }> };
+    const waiting = async () => (await registry.get(queueId, slow.owner.userId)).waiting;
+    for (let i = 0; i < 50 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await waiting()).toBe(1);
+    await client.dispose();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await waiting()).toBe(0);
   });
 });
 

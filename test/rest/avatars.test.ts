@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { startTestServer } from '../support/server.ts';
 import { makeOtherRealmOwner, makeUser, sendToChannel, makeChannel, updateRealm } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { multipart, PNG } from '../clients/support.ts';
@@ -205,20 +204,17 @@ describe('avatar_changes_disabled', () => {
 });
 
 describe('Gravatar, when the operator enables it', () => {
+  const g = useTestServer({ gravatarEnabled: true });
+
   it('links default avatars to Gravatar and lets clients compute them', async () => {
-    const g = await startTestServer({ gravatarEnabled: true });
-    try {
-      const carol = await makeUser(g, { fullName: 'Carol', email: 'Carol@Example.com' });
-      const computed = await g.client(carol).get('/users', { client_gravatar: 'true' });
-      expect(computed.body.members.find((m: any) => m.user_id === carol.userId).avatar_url).toBeNull();
-      const given = await g.client(carol).get('/users', { client_gravatar: 'false' });
-      expect(given.body.members.find((m: any) => m.user_id === carol.userId).avatar_url)
-        .toBe(`https://secure.gravatar.com/avatar/${createHash('md5').update('carol@example.com').digest('hex')}?d=identicon&version=1`);
-      const reg = await g.client(carol).post('/register', { fetch_event_types: '["realm_user"]' });
-      expect(reg.body.avatar_url_medium).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&s=500&version=1$/);
-    } finally {
-      await g.close();
-    }
+    const carol = await makeUser(g, { fullName: 'Carol', email: 'Carol@Example.com' });
+    const computed = await g.client(carol).get('/users', { client_gravatar: 'true' });
+    expect(computed.body.members.find((m: any) => m.user_id === carol.userId).avatar_url).toBeNull();
+    const given = await g.client(carol).get('/users', { client_gravatar: 'false' });
+    expect(given.body.members.find((m: any) => m.user_id === carol.userId).avatar_url)
+      .toBe(`https://secure.gravatar.com/avatar/${createHash('md5').update('carol@example.com').digest('hex')}?d=identicon&version=1`);
+    const reg = await g.client(carol).post('/register', { fetch_event_types: '["realm_user"]' });
+    expect(reg.body.avatar_url_medium).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&s=500&version=1$/);
   });
 });
 

@@ -3,7 +3,6 @@
 // links lead to the server-rendered pages, which create the account with the invitation's role,
 // channels and groups, or set the new password. Without SMTP, GraphQL hands out the links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../support/server.ts';
 import { makeChannel, makeUser, updateRealm } from '../support/factories.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
 import type { ApiClient } from '../support/client.ts';
@@ -326,22 +325,19 @@ describe('password reset', () => {
 });
 
 describe('GraphQL and without SMTP', () => {
+  const bare = useTestServer();
+
   it('hands out e-mail invitations\' links, and signUp redeems them', async () => {
-    const bare = await startTestServer();
-    try {
-      const email = 'nomail@example.com';
-      const owner = bare.owner;
-      expect((await ok(bare, `mutation { sendInvitations(inviteeEmails: "${email}", streamIds: []) }`, {}, owner)).sendInvitations).toBe(true);
-      const invitations = (await ok(bare, '{ invitations { email linkUrl isMultiuse } }', {}, owner)).invitations;
-      expect(invitations).toEqual([{ email, linkUrl: expect.stringMatching(/\/join\/[a-z0-9]{24}\/$/), isMultiuse: false }]);
-      const key = /\/join\/([a-z0-9]+)\//.exec(invitations[0].linkUrl)![1];
-      const { error } = await fails(bare, 'mutation($k: String!) { signUp(key: $k, fullName: "No Mail", password: "abc") { userId } }', { k: key });
-      expect(error.message).toBe('The password is too weak.');
-      const made = await ok(bare, 'mutation($k: String!, $p: String!) { signUp(key: $k, fullName: "No Mail", password: $p) { userId email apiKey } }', { k: key, p: STRONG });
-      expect(made.signUp.email).toBe(email);
-      expect((await bare.client({ email, apiKey: made.signUp.apiKey, userId: made.signUp.userId }).get('/users/me')).body.full_name).toBe('No Mail');
-    } finally {
-      await bare.close();
-    }
+    const email = 'nomail@example.com';
+    const owner = bare.owner;
+    expect((await ok(bare, `mutation { sendInvitations(inviteeEmails: "${email}", streamIds: []) }`, {}, owner)).sendInvitations).toBe(true);
+    const invitations = (await ok(bare, '{ invitations { email linkUrl isMultiuse } }', {}, owner)).invitations;
+    expect(invitations).toEqual([{ email, linkUrl: expect.stringMatching(/\/join\/[a-z0-9]{24}\/$/), isMultiuse: false }]);
+    const key = /\/join\/([a-z0-9]+)\//.exec(invitations[0].linkUrl)![1];
+    const { error } = await fails(bare, 'mutation($k: String!) { signUp(key: $k, fullName: "No Mail", password: "abc") { userId } }', { k: key });
+    expect(error.message).toBe('The password is too weak.');
+    const made = await ok(bare, 'mutation($k: String!, $p: String!) { signUp(key: $k, fullName: "No Mail", password: $p) { userId email apiKey } }', { k: key, p: STRONG });
+    expect(made.signUp.email).toBe(email);
+    expect((await bare.client({ email, apiKey: made.signUp.apiKey, userId: made.signUp.userId }).get('/users/me')).body.full_name).toBe('No Mail');
   });
 });
