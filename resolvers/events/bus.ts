@@ -77,14 +77,16 @@ export class LocalEventBus implements EventBus {
     if (!listeners) byUser.set(userId, (listeners = new Set()));
     listeners.add(listener);
     return () => {
-      listeners.delete(listener);
-      if (listeners.size) return;
-      byUser.delete(userId);
-      if (!byUser.size) this.addressed.delete(realmId);
+      // Only the first call acts, and it removes only the containers it created: a later
+      // subscription of the same user may have made new ones.
+      if (!listeners.delete(listener) || listeners.size) return;
+      if (byUser.get(userId) === listeners) byUser.delete(userId);
+      if (!byUser.size && this.addressed.get(realmId) === byUser) this.addressed.delete(realmId);
     };
   }
 
   async close(): Promise<void> {
     this.listeners.clear();
+    this.addressed.clear();
   }
 }

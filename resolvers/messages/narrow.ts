@@ -251,9 +251,10 @@ function isCondition(operand: string, viewer: User): Prisma.Sql {
     case 'channel':
     case 'stream':
       return Prisma.sql`m."channelId" IS NOT NULL`;
-    // Each flag is its partial index's predicate written out as a clause of its own, beside a test
-    // for the row: the planner proves an index's predicate only from such clauses (not through
-    // COALESCE), and a negated term still holds for messages the viewer never received.
+    // Each flag is its partial index's predicate written out as a clause of its own: the planner
+    // proves an index's predicate only from such clauses (not through COALESCE). The test for the
+    // row keeps a negated term null-safe, although an is: term already limits the narrow to the
+    // messages the viewer received (compileNarrow).
     case 'starred':
       return Prisma.sql`(um."userId" IS NOT NULL AND um.starred)`;
     case 'mentioned':

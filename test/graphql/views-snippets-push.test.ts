@@ -29,16 +29,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
 });
+// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
+afterAll(async () => {
+  await new Promise<void>((resolve) => fake?.close(() => resolve()));
+});
 const t = useTestServer(() => ({
   pushNotificationsEnabled: true,
   pushBouncerPublicKeys: [BOUNCER_KEY],
   videoCalls: { zoom: { clientId: 'id', clientSecret: 'secret', authorizeUrl: `${fakeUrl}/authorize`, tokenUrl: `${fakeUrl}/token`, apiUrl: fakeUrl } },
 }));
 const { alice, bob } = useTeam(t, ['alice', 'bob']);
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => fake?.close(() => resolve()));
-});
 
 const queue = async (as: Credentials, eventTypes: string[]) => (await registerQueue(t.client(as), { event_types: eventTypes })).queue_id;
 const events = async (as: Credentials, queueId: string) => withoutIds(await allEvents(t.client(as), queueId));

@@ -69,6 +69,10 @@ beforeAll(async () => {
   provider = new FakeProvider();
   await provider.start();
 });
+// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
+afterAll(async () => {
+  await provider?.close();
+});
 const t = useTestServer(() => ({
   externalUrl: EXTERNAL_URL,
   videoCalls: {
@@ -80,9 +84,6 @@ const t = useTestServer(() => ({
 }));
 const { bob } = useTeam(t, ['bob']);
 
-afterAll(async () => {
-  await provider?.close();
-});
 beforeEach(() => { provider.seen = []; provider.meetingsFail = false; });
 
 const queue = async (c: ApiClient) => (await registerQueue(c, { event_types: ['has_zoom_token', 'has_provider_token'] })).queue_id;

@@ -11,12 +11,12 @@ let smtp: SmtpSink;
 beforeAll(async () => {
   smtp = await startSmtpSink();
 });
-const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
-const { admin } = useTeam(t, ['admin']);
-
+// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
 afterAll(async () => {
   await smtp?.close();
 });
+const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const { admin } = useTeam(t, ['admin']);
 
 /** The e-mails to `user` once delivery had time to happen (the sink receives asynchronously). */
 async function mailsTo(user: MadeUser, atLeast: number) {

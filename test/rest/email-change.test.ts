@@ -16,6 +16,10 @@ let n = 0;
 beforeAll(async () => {
   smtp = await startSmtpSink();
 });
+// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
+afterAll(async () => {
+  await smtp?.close();
+});
 const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
 const owner = t.ownerClient;
 const { admin } = useTeam(t, ['admin']);
@@ -53,10 +57,6 @@ async function setEmailChangesDisabled(value: boolean) {
   const res = await owner.patch('/realm', { email_changes_disabled: value });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
-
-afterAll(async () => {
-  await smtp?.close();
-});
 
 describe('PATCH /settings email', () => {
   it('mails a confirmation link to the new address and changes nothing yet', async () => {

@@ -16,15 +16,16 @@ let n = 0;
 beforeAll(async () => {
   smtp = await startSmtpSink();
 });
+// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
+afterAll(async () => {
+  await smtp?.close();
+});
 const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
 const { admin, alice, bob, guest } = useTeam(t, ['admin', 'alice', 'bob', 'guest'], { alice: { fullName: 'Alice' }, guest: { fullName: 'Guest', role: 600 } });
 const STRONG = 'tangerine orbit lantern 42';
 
 beforeAll(async () => {
   secretChannel = await makeChannel(t.client(alice), 'alice secret', { invite_only: true });
-});
-afterAll(async () => {
-  await smtp?.close();
 });
 
 const fresh = () => `invitee${++n}-${Date.now()}@example.com`;

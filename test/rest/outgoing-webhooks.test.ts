@@ -29,15 +29,15 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 });
+// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
+afterAll(async () => {
+  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+});
 const t = useTestServer();
 const { alice, bob } = useTeam(t, ['alice', 'bob'], { alice: { fullName: 'Alice' } });
 const received: Received[] = [];
 /** What the receiver answers, by request path. */
 const answers = new Map<string, { status: number; body: string }>();
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
-});
 
 let n = 0;
 async function hookBot(owner: ApiClient, path: string, extra: Record<string, unknown> = {}): Promise<{ id: number; name: string; email: string; token: string }> {

@@ -26,6 +26,11 @@ beforeAll(async () => {
   const { port } = await s3.run();
   s3Config = { endpoint: `http://127.0.0.1:${port}`, bucket: `parley-${randomBytes(4).toString('hex')}`, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' };
 });
+// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
+afterAll(async () => {
+  await s3?.close();
+  rmSync(s3Dir, { recursive: true, force: true });
+});
 const t = useTestServer(() => ({ storage: { kind: 's3', ...s3Config } }));
 const { alice, bob } = useTeam(t, ['alice', 'bob']);
 
@@ -45,11 +50,6 @@ async function bucketKeys(prefix = ''): Promise<string[]> {
   const store = new S3FileStore(s3Config);
   return store.list(prefix);
 }
-
-afterAll(async () => {
-  await s3?.close();
-  rmSync(s3Dir, { recursive: true, force: true });
-});
 
 describe('S3 storage', () => {
   it('keeps uploads and their thumbnails in the bucket, serves them, and removes them with the attachment', async () => {

@@ -9,6 +9,8 @@
 // What they return exists at once and is filled in by their beforeAll hooks, so files declare
 // these at module level as constants and use them in tests and in later hooks (vitest runs a
 // block's beforeAll hooks in the order they were registered). Read no member before then.
+// afterAll hooks unwind in reverse: a fake service the server talks to (a mail sink, a webhook
+// receiver) registers its afterAll before useTestServer, so that the server closes first.
 import { afterAll, beforeAll } from 'vitest';
 import type { Config } from '../../server/config.ts';
 import type { Db } from '../../prisma/database.ts';

@@ -39,3 +39,25 @@ describe('EventBus.subscribeUser', () => {
     expect(second).toEqual([1, 1]);
   });
 });
+
+describe('EventBus.subscribeUser unsubscribing', () => {
+  it('acts once: a second call leaves a later subscription of the same user listening', () => {
+    const bus = new LocalEventBus();
+    const stopFirst = bus.subscribeUser(1, 7, () => {});
+    stopFirst();
+    const heard: number[] = [];
+    bus.subscribeUser(1, 7, () => heard.push(1));
+    stopFirst();
+    bus.publish(1, [7], event);
+    expect(heard).toEqual([1]);
+  });
+
+  it('hears nothing once the bus is closed', async () => {
+    const bus = new LocalEventBus();
+    const heard: number[] = [];
+    bus.subscribeUser(1, 7, () => heard.push(1));
+    await bus.close();
+    bus.publish(1, [7], event);
+    expect(heard).toEqual([]);
+  });
+});

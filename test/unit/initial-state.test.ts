@@ -80,7 +80,6 @@ function validate(state: State): void {
   validateResponse('POST', '/register', 200, { result: 'success', msg: '', queue_id: 'x', last_event_id: -1, ...body });
 }
 
-/** The channel or user with this ID in a list (undefined when absent). */
 /** Fails the setup on any refused request. */
 async function must(request: Promise<ApiResponse>): Promise<any> {
   const res = await request;
@@ -88,6 +87,7 @@ async function must(request: Promise<ApiResponse>): Promise<any> {
   return res.body;
 }
 
+/** The channel or user with this ID in a list (undefined when absent). */
 const byId = (list: State[], id: number): State => list.find((x) => x.stream_id === id || x.user_id === id) as State;
 
 beforeAll(async () => {
