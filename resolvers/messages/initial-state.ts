@@ -3,11 +3,9 @@
 import { MAX_STARRED_MESSAGES, MAX_UNREAD_MESSAGES, RECENT_PRIVATE_MESSAGES_LIMIT } from '../limits.ts';
 import type { InitialState, Json } from '../events/initial-state/state.ts';
 import { initialStateSection } from '../events/initial-state/parts.ts';
+import { TOPIC_POLICY } from '../topics/policies.ts';
 
-// UserTopic.visibilityPolicy values.
-const MUTED = 1;
-const UNMUTED = 2;
-const FOLLOWED = 3;
+const { MUTED, UNMUTED, FOLLOWED } = TOPIC_POLICY;
 
 async function maxMessageIdState(s: InitialState, state: Json): Promise<void> {
   if (!s.user) {

@@ -10,6 +10,7 @@ import { cachedChannelWithSubscribers, hasContentAccess, historyIsPublicTo, type
 import { isGuest } from '../users/roles.ts';
 import { exactInsensitive, isDbId } from '../rows.ts';
 import { RESOLVED_TOPIC_PREFIX, topicFromClient } from './topics.ts';
+import { TOPIC_POLICY } from '../topics/policies.ts';
 
 export interface NarrowTerm {
   operator: string;
@@ -266,9 +267,9 @@ function isCondition(operand: string, viewer: User): Prisma.Sql {
     case 'resolved':
       return Prisma.sql`m."channelId" IS NOT NULL AND m.topic LIKE ${RESOLVED_TOPIC_PREFIX + '%'}`;
     case 'followed':
-      return Prisma.sql`EXISTS (SELECT 1 FROM "UserTopic" ut WHERE ut."userId" = ${viewer.id} AND ut."channelId" = m."channelId" AND lower(ut."topicName") = lower(m.topic) AND ut."visibilityPolicy" = 3)`;
+      return Prisma.sql`EXISTS (SELECT 1 FROM "UserTopic" ut WHERE ut."userId" = ${viewer.id} AND ut."channelId" = m."channelId" AND lower(ut."topicName") = lower(m.topic) AND ut."visibilityPolicy" = ${TOPIC_POLICY.FOLLOWED})`;
     case 'muted':
-      return Prisma.sql`(EXISTS (SELECT 1 FROM "UserTopic" ut WHERE ut."userId" = ${viewer.id} AND ut."channelId" = m."channelId" AND lower(ut."topicName") = lower(m.topic) AND ut."visibilityPolicy" = 1)
+      return Prisma.sql`(EXISTS (SELECT 1 FROM "UserTopic" ut WHERE ut."userId" = ${viewer.id} AND ut."channelId" = m."channelId" AND lower(ut."topicName") = lower(m.topic) AND ut."visibilityPolicy" = ${TOPIC_POLICY.MUTED})
         OR EXISTS (SELECT 1 FROM "Subscription" s WHERE s."userId" = ${viewer.id} AND s."channelId" = m."channelId" AND s."isMuted"))`;
     default:
       throw new BadNarrowError(`unknown 'is' operand ${operand}`);

@@ -7,9 +7,9 @@ import { findChannelByName, hasContentAccess } from '../channels/access.ts';
 import { exactInsensitive } from '../rows.ts';
 import { topicFromClient } from '../messages/topics.ts';
 import { setTopicVisibilityPolicy } from './user-topics.ts';
+import { TOPIC_POLICY } from './policies.ts';
 
-const MUTED = 1;
-const INHERIT = 0;
+const { MUTED, INHERIT } = TOPIC_POLICY;
 
 export interface MutedTopicInput {
   channelId?: number | null;

@@ -10,9 +10,9 @@ import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import { topicFromClient, withoutControlCharacters } from '../messages/topics.ts';
 import { initialStatePart } from '../events/initial-state/parts.ts';
+import { TOPIC_POLICY, VISIBILITY_POLICIES } from './policies.ts';
 
-export const VISIBILITY_POLICIES = [0, 1, 2, 3];
-const MUTED = 1;
+const { INHERIT, MUTED } = TOPIC_POLICY;
 
 export async function setTopicVisibilityPolicy(ctx: Context, user: User, channelId: number, topicName: string, policy: number): Promise<void> {
   if (!VISIBILITY_POLICIES.includes(policy)) throw new BadRequestError('Invalid visibility_policy');
@@ -22,11 +22,11 @@ export async function setTopicVisibilityPolicy(ctx: Context, user: User, channel
   const existing = channel && channel.realmId === user.realmId
     ? await ctx.db.userTopic.findFirst({ where: { userId: user.id, channelId: channel.id, topicName: exactInsensitive(topic) } })
     : null;
-  const mayRemove = policy === 0 && existing;
+  const mayRemove = policy === INHERIT && existing;
   if (!channel || (!mayRemove && !(await hasContentAccess(ctx.db, user, channel)))) throw new BadRequestError('Invalid channel ID');
   const now = new Date();
   await ctx.db.$transaction(async (tx) => {
-    if (policy === 0) {
+    if (policy === INHERIT) {
       if (existing) await tx.userTopic.delete({ where: { id: existing.id } });
     } else if (existing) {
       await tx.userTopic.update({ where: { id: existing.id }, data: { visibilityPolicy: policy, lastUpdated: now, topicName: topic } });
@@ -58,7 +58,7 @@ initialStatePart(['user_topic', 'muted_topics'], async (s) => {
     ? await s.db.userTopic.findMany({
         where: {
           userId: s.user.id,
-          visibilityPolicy: { not: 0 },
+          visibilityPolicy: { not: INHERIT },
           ...(s.capability('archived_channels') ? {} : { channel: { isArchived: false } }),
         },
         include: { channel: { select: { name: true } } },

@@ -238,6 +238,22 @@ describe('GET /messages narrows', () => {
     expect(idsOf(await fetch(bob, { operator: 'is', operand: 'mentioned' }))).toEqual([ids.d3]);
   });
 
+  it('is:followed and is:muted follow the viewer\'s topic visibility policies', async () => {
+    const design = (await t.client(bob).get('/get_stream_id', { stream: 'design' })).body.stream_id;
+    const policy = (topic: string, visibility_policy: number) => t.client(bob).post('/user_topics', { stream_id: design, topic, visibility_policy });
+    const fetch = (operand: string) => t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand }] });
+    expect((await policy('colors', 3)).status).toBe(200);
+    expect((await policy('fonts', 1)).status).toBe(200);
+    try {
+      expect(idsOf(await fetch('followed'))).toEqual([ids.d1, ids.d2, ids.d4]);
+      expect(idsOf(await fetch('muted'))).toEqual([ids.d3]);
+    } finally {
+      await policy('colors', 0);
+      await policy('fonts', 0);
+    }
+    expect(idsOf(await fetch('followed'))).toEqual([]);
+  });
+
   it('is:resolved finds topics marked resolved, in channel history too', async () => {
     const id = await sendToChannel(t.client(alice), 'design', '✔ done', 'resolved topic');
     const narrow = [...channelNarrow('design'), { operator: 'is', operand: 'resolved' }];
