@@ -52,7 +52,9 @@ function parseAnchorDate(value: string): Date {
 export async function fetchMessages(ctx: Context, viewer: User, input: FetchInput): Promise<FetchResult> {
   const { db, realm } = ctx;
   checkWindow(input);
-  const narrow = await compileNarrow(db, realm, viewer, input.narrow, { explicitIds: input.messageIds != null, cache: ctx });
+  // Explicit IDs do not widen the search (Zulip's ok_to_include_history reads only the narrow): a
+  // message the viewer never received comes back only if the narrow reaches its channel's history.
+  const narrow = await compileNarrow(db, realm, viewer, input.narrow, { cache: ctx });
   const from = readableMessagesMatching(realm, viewer, narrow);
   // Two statements: the IDs in the window (planned for the narrow's values, cheap to plan), then
   // the records of those IDs (one prepared statement whatever the narrow: see presentMessages).

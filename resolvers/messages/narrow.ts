@@ -1,8 +1,9 @@
 // Narrows: Zulip's message filters, parsed and checked once, then turned into SQL.
 //
-// A narrow with a channel operator (or `channels:public`, or explicit message IDs) searches every
-// message the viewer may read in those channels, received or not; any other narrow searches only
-// the viewer's own history (messages they received), as Zulip does.
+// A narrow with a channel operator (or `channels:public`) searches every message the viewer may read
+// in those channels, received or not; any other narrow searches only the viewer's own history
+// (messages they received), as Zulip does; explicit message IDs (GET /messages `message_ids`) widen
+// nothing either.
 import { Prisma, type Channel, type Realm, type User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
@@ -122,10 +123,10 @@ export async function channelsWithReadableHistory(db: Db, viewer: User): Promise
 export type ChannelLookup = { channelCache?: ChannelCache; tx?: unknown };
 
 export async function compileNarrow(
-  db: Db, realm: Realm, viewer: User, terms: NarrowTerm[], options: { explicitIds?: boolean; cache?: ChannelLookup } = {},
+  db: Db, realm: Realm, viewer: User, terms: NarrowTerm[], options: { cache?: ChannelLookup } = {},
 ): Promise<CompiledNarrow> {
   const conditions: Prisma.Sql[] = [];
-  let channelWide = !!options.explicitIds;
+  let channelWide = false;
   let search: string | null = null;
   let inReadableChannel = false;
   for (const raw of terms) {

@@ -20,7 +20,8 @@ export const messageRoutes: Route[] = [
     params: { anchor: { decode: 'stringOrInt' }, narrow: NARROW_PARAM },
     shape: (w, p) => {
       const messages = w.messages.map(toZulipMessage);
-      if (p.message_ids) return { messages, history_limited: w.historyLimited };
+      // Zulip leaves out only the anchor for explicit IDs; the found_* flags come, all false.
+      if (p.message_ids) return { messages, history_limited: w.historyLimited, found_anchor: w.foundAnchor, found_oldest: w.foundOldest, found_newest: w.foundNewest };
       return {
         anchor: w.anchor, found_anchor: w.foundAnchor, found_newest: w.foundNewest,
         found_oldest: w.foundOldest, history_limited: w.historyLimited, messages,

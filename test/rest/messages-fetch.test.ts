@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
+import { ok } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
@@ -327,11 +328,59 @@ describe('GET /messages history limits', () => {
 });
 
 describe('GET /messages with message_ids', () => {
-  it('returns the accessible subset, without anchor fields', async () => {
-    const res = await t.client(carol).get('/messages', { message_ids: [ids.d1, ids.v1, ids.dm1, ids.g2, 999999] });
+  // Zulip's fetch_messages: explicit IDs filter the narrow's query, and only the narrow decides
+  // (ok_to_include_history) whether it reaches channel history beyond the viewer's UserMessage rows.
+  const BY_IDS = 'query($ids: [Int!], $narrow: [NarrowTermInput!]) { messages(messageIds: $ids, narrow: $narrow) { messages { id flags } } }';
+  const graphqlIds = async (who: MadeUser, messageIds: unknown[], narrow: object[] = []) =>
+    (await ok(t, BY_IDS, { ids: messageIds, narrow }, who)).messages.messages.map((m: { id: number }) => m.id);
+
+  it('without a channel term, returns only messages the viewer received', async () => {
+    // Carol is not subscribed to the public channel design: she may read its history, but received none of it.
+    const wanted = [ids.d1, ids.d3, ids.g1, ids.dm2, ids.g2, 999999];
+    const res = await t.client(carol).get('/messages', { message_ids: wanted });
     expect(res.status).toBe(200);
-    expect(idsOf(res)).toEqual([ids.d1, ids.g2]);
+    expect(idsOf(res)).toEqual([ids.g1, ids.dm2, ids.g2]);
+    expect(res.body.messages.flatMap((m: { flags: string[] }) => m.flags)).not.toContain('historical');
+    expect(await graphqlIds(carol, wanted)).toEqual([ids.g1, ids.dm2, ids.g2]);
+    // A narrow without a channel term keeps to her own history too.
+    const bySender = await t.client(carol).get('/messages', { message_ids: [ids.d1, ids.d2, ids.g1], narrow: [{ operator: 'sender', operand: bob.userId }] });
+    expect(idsOf(bySender)).toEqual([ids.g1]);
+    expect(await graphqlIds(carol, [ids.d1, ids.d3], [{ operator: 'topic', operand: 'fonts' }])).toEqual([]);
+  });
+
+  it('with a channel term whose history the viewer may read, returns that channel\'s messages as historical', async () => {
+    const res = await t.client(carol).get('/messages', { message_ids: [ids.d1, ids.d3, ids.g2], narrow: channelNarrow('design') });
+    expect(idsOf(res)).toEqual([ids.d1, ids.d3]);
+    expect(res.body.messages[0].flags).toEqual(['read', 'historical']);
+    expect(await graphqlIds(carol, [ids.d1, ids.g2], [{ operator: 'channel', operand: 'design' }])).toEqual([ids.d1]);
+    const publicChannels = await t.client(carol).get('/messages', { message_ids: [ids.d1, ids.v1, ids.dm2], narrow: [{ operator: 'channels', operand: 'public' }] });
+    expect(idsOf(publicChannels)).toEqual([ids.d1]);
+    // An is: term keeps even a channel narrow to the messages she received.
+    const starred = await t.client(carol).get('/messages', { message_ids: [ids.d1], narrow: [...channelNarrow('design'), { operator: 'is', operand: 'starred', negated: true }] });
+    expect(idsOf(starred)).toEqual([]);
+  });
+
+  it('never returns private-channel messages the viewer cannot read, nor public history to a guest', async () => {
+    expect(idsOf(await t.client(carol).get('/messages', { message_ids: [ids.v1] }))).toEqual([]);
+    expect(await graphqlIds(carol, [ids.v1], [{ operator: 'channels', operand: 'public' }])).toEqual([]);
+    expect(idsOf(await t.client(guest).get('/messages', { message_ids: [ids.d1, ids.v1] }))).toEqual([]);
+  });
+
+  it('returns what the viewer received in a private channel they have left, as Zulip\'s UserMessage rows do', async () => {
+    await makeChannel(t.client(alice), 'attic', { invite_only: true, history_public_to_subscribers: false, principals: [alice.userId, carol.userId] });
+    const received = await sendToChannel(t.client(alice), 'attic', 'boxes', 'for carol');
+    expect((await t.client(carol).delete('/users/me/subscriptions', { subscriptions: ['attic'] })).status).toBe(200);
+    const later = await sendToChannel(t.client(alice), 'attic', 'boxes', 'after carol left');
+    const res = await t.client(carol).get('/messages', { message_ids: [received, later] });
+    expect(idsOf(res)).toEqual([received]);
+    expect(res.body.messages[0].flags).not.toContain('historical');
+  });
+
+  it('answers found_anchor, found_oldest, found_newest and history_limited, all false, and no anchor', async () => {
+    const res = await t.client(alice).get('/messages', { message_ids: [ids.d1] });
+    expect(res.body).toMatchObject({ result: 'success', found_anchor: false, found_oldest: false, found_newest: false, history_limited: false });
     expect(res.body.anchor).toBeUndefined();
+    expect(idsOf(res)).toEqual([ids.d1]);
   });
 
   it('filters by narrow too', async () => {
