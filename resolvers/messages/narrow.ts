@@ -1,13 +1,14 @@
 // Narrows: Zulip's message filters, parsed and checked once, then turned into SQL.
 //
-// A narrow with a channel operator (or `channels:public`) searches every message the viewer may read
-// in those channels, received or not; any other narrow searches only the viewer's own history
-// (messages they received), as Zulip does; explicit message IDs (GET /messages `message_ids`) widen
-// nothing either.
+// A narrow with a channel operator naming a channel whose history the viewer may read (or
+// `channels:public`) searches every message of it, received or not; any other narrow searches only
+// the viewer's own history (messages they received), as Zulip's ok_to_include_history: neither an
+// `id` term nor explicit message IDs (GET /messages `message_ids`) widen it.
 import { Prisma, type Channel, type Realm, type User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
-import { cachedChannelWithSubscribers, hasContentAccess, historyIsPublicTo, type ChannelCache } from '../channels/access.ts';
+import { cachedChannelWithSubscribers, historyIsPublicTo, type ChannelCache } from '../channels/access.ts';
+import { accessMessage, InvalidMessageError } from './access.ts';
 import { isGuest } from '../users/roles.ts';
 import { exactInsensitive, isDbId } from '../rows.ts';
 import { RESOLVED_TOPIC_PREFIX, topicFromClient } from './topics.ts';
@@ -19,9 +20,11 @@ export interface NarrowTerm {
   negated?: boolean;
 }
 
+/** Zulip's BadNarrowOperatorError: code BAD_NARROW, the detail also as `desc`. */
 export class BadNarrowError extends BadRequestError {
+  override readonly code = 'BAD_NARROW';
   constructor(detail: string) {
-    super(`Invalid narrow operator: ${detail}`);
+    super(`Invalid narrow operator: ${detail}`, { desc: detail });
   }
 }
 
@@ -35,6 +38,14 @@ const OPERATOR_ALIASES: Record<string, string> = {
 
 const IS_OPERANDS = new Set(['dm', 'private', 'starred', 'mentioned', 'unread', 'resolved', 'alerted', 'followed', 'muted', 'channel', 'stream']);
 const HAS_OPERANDS = new Set(['link', 'image', 'attachment', 'reaction']);
+
+/** Zulip's InvalidOperatorCombinationError. */
+export class NarrowCombinationError extends BadRequestError {
+  override readonly code = 'BAD_NARROW';
+  constructor(detail: string) {
+    super(`Invalid narrow operator combination: ${detail}`, { desc: detail });
+  }
+}
 
 /** Accepts both wire forms: `{operator, operand, negated}` objects and legacy `[operator, operand]` pairs. */
 export function normalizeNarrow(raw: unknown): NarrowTerm[] {
@@ -129,6 +140,7 @@ export async function compileNarrow(
   let channelWide = false;
   let search: string | null = null;
   let inReadableChannel = false;
+  terms = await resolveWith(db, viewer, terms);
   for (const raw of terms) {
     const term = { ...raw, operator: OPERATOR_ALIASES[raw.operator] ?? raw.operator };
     const compiled = await compileTerm(db, realm, viewer, term, options.cache);
@@ -147,7 +159,7 @@ export async function compileNarrow(
 
 interface CompiledTerm {
   cond: Prisma.Sql;
-  /** Un-negated, the term reaches channel history the viewer never received (a channel, an ID). */
+  /** Un-negated, the term reaches channel history the viewer never received (a readable channel). */
   widens?: boolean;
   /** The full-text query, for highlighting. */
   search?: string;
@@ -160,7 +172,10 @@ async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm,
   switch (term.operator) {
     case 'channel': {
       const { channel, subscribed } = await narrowChannel(db, realm, viewer, term.operand, cache);
-      return { cond: Prisma.sql`m."channelId" = ${channel.id}`, widens: true, readableChannel: historyIsPublicTo(channel, viewer, subscribed) };
+      // A channel whose history the viewer may not read (a private one they are not in, or left) is
+      // no error, as in Zulip: the narrow keeps to the messages they received there.
+      const readable = historyIsPublicTo(channel, viewer, subscribed);
+      return { cond: Prisma.sql`m."channelId" = ${channel.id}`, widens: readable, readableChannel: readable };
     }
     case 'channels': {
       if (term.operand !== 'public' && term.operand !== 'web-public') throw new BadNarrowError(`invalid operand '${String(term.operand)}' for 'channels'`);
@@ -201,14 +216,13 @@ async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm,
     case 'id': {
       const id = Number(term.operand);
       if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'id'");
-      // A single message by ID is findable wherever the viewer may read it.
-      return { cond: Prisma.sql`m.id = ${id}`, widens: true };
+      // Zulip's ok_to_include_history ignores `id`: alone, it finds only a message the viewer
+      // received; with a channel term (a message link), that channel's history.
+      return { cond: Prisma.sql`m.id = ${id}` };
     }
     case 'near':
       // `near` only chooses the anchor, which the client sends; it filters nothing.
       return null;
-    case 'with':
-      return withCondition(db, realm, viewer, term.operand);
     case 'search':
       if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'search'");
       return { cond: Prisma.sql`m."searchVector" @@ websearch_to_tsquery('english', ${term.operand})`, search: term.operand };
@@ -218,31 +232,53 @@ async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm,
 }
 
 /**
- * The channel a `channel` term names, by ID or name, and whether the viewer is subscribed: through
- * the channel cache when the caller has one (resolvers/row-cache.ts), else one statement. Unknown
- * and inaccessible channels answer alike.
+ * The channel of the organization a `channel` term names, by ID or name, and whether the viewer is
+ * subscribed: through the channel cache when the caller has one (resolvers/row-cache.ts), else one
+ * statement. As Zulip's get_stream_by_narrow_operand_access_unchecked, whether the viewer may read
+ * it is the caller's business: the narrow never reaches messages they may not read.
  */
 async function narrowChannel(db: Db, realm: Realm, viewer: User, operand: unknown, cache: ChannelLookup | undefined): Promise<{ channel: Channel; subscribed: boolean }> {
   if (typeof operand !== 'number' && typeof operand !== 'string') throw new BadNarrowError("invalid operand for 'channel'");
   const numeric = typeof operand === 'number' || /^\d+$/.test(operand);
-  if (numeric && !isDbId(Number(operand))) throw new BadNarrowError('unknown channel');
-  const found = await cachedChannelWithSubscribers({ ...cache, db }, realm.id, numeric ? { id: Number(operand) } : { name: operand as string });
-  const subscribed = !!found?.subscriberIds.includes(viewer.id);
-  // Private channels the viewer may not read do not leak.
-  if (!found || !(await hasContentAccess(db, viewer, found.channel, subscribed))) throw new BadNarrowError('unknown channel');
-  return { channel: found.channel, subscribed };
+  const found = numeric && !isDbId(Number(operand)) ? null
+    : await cachedChannelWithSubscribers({ ...cache, db }, realm.id, numeric ? { id: Number(operand) } : { name: operand as string });
+  if (!found) throw new BadNarrowError(`unknown channel ${String(operand)}`);
+  return { channel: found.channel, subscribed: found.subscriberIds.includes(viewer.id) };
 }
 
-/** `with`: the conversation (topic or direct) of the given message, if the viewer may read it. */
-async function withCondition(db: Db, realm: Realm, viewer: User, operand: unknown): Promise<CompiledTerm> {
-  const id = Number(operand);
-  if (!isDbId(id)) throw new BadNarrowError("invalid operand for 'with'");
-  const message = await db.message.findFirst({ where: { id, realmId: realm.id }, select: { channelId: true, topic: true, directConversationId: true } });
-  if (!message) return { cond: Prisma.sql`FALSE` };
-  if (message.channelId == null) return { cond: Prisma.sql`m."directConversationId" = ${message.directConversationId}` };
-  const channel = await db.channel.findUnique({ where: { id: message.channelId } });
-  if (!channel || !(await hasContentAccess(db, viewer, channel))) return { cond: Prisma.sql`FALSE` };
-  return { cond: Prisma.sql`m."channelId" = ${message.channelId} AND lower(m.topic) = lower(${message.topic})`, widens: true };
+const CONVERSATION_OPERATORS = new Set(['channel', 'topic', 'dm']);
+
+/**
+ * Zulip's update_narrow_terms_containing_with_operator: `with` stands for the conversation its
+ * message is in now (so a link survives the message's moves), in place of the narrow's channel,
+ * topic and dm terms. The channel term it becomes reaches that channel's history as any other. A
+ * message the viewer may not read leaves the rest of the narrow if that names a conversation
+ * itself, and is refused otherwise.
+ */
+async function resolveWith(db: Db, viewer: User, terms: NarrowTerm[]): Promise<NarrowTerm[]> {
+  const operatorOf = (term: NarrowTerm) => OPERATOR_ALIASES[term.operator] ?? term.operator;
+  const [withTerm, ...more] = terms.filter((term) => operatorOf(term) === 'with');
+  if (!withTerm) return terms;
+  if (more.length) throw new NarrowCombinationError("Duplicate 'with' operators.");
+  const rest = terms.filter((term) => term !== withTerm);
+  const { operand } = withTerm;
+  const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\s*[-+]?\d+\s*$/.test(operand) ? Number(operand) : NaN;
+  if (!Number.isSafeInteger(id)) throw new BadNarrowError("Invalid 'with' operator");
+  const message = isDbId(id) ? await accessMessage(db, viewer, id).then(({ message }) => message, (error: unknown) => {
+    if (error instanceof InvalidMessageError) return null;
+    throw error;
+  }) : null;
+  if (!message) {
+    const operators = new Set(rest.map(operatorOf));
+    if (operators.has('dm') || (operators.has('channel') && operators.has('topic'))) return rest;
+    throw new BadNarrowError("Invalid 'with' operator");
+  }
+  const others = rest.filter((term) => !CONVERSATION_OPERATORS.has(operatorOf(term)));
+  if (message.channelId != null) {
+    return [{ operator: 'channel', operand: message.channelId }, { operator: 'topic', operand: message.topic }, ...others];
+  }
+  const members = await db.directConversationMember.findMany({ where: { conversationId: message.directConversationId! }, select: { userId: true } });
+  return [{ operator: 'dm', operand: members.map((member) => member.userId) }, ...others];
 }
 
 function isCondition(operand: string, viewer: User): Prisma.Sql {

@@ -136,8 +136,9 @@ describe('marking read', () => {
     const res = (await ok(t, FLAGS_NARROW, { anchor: 'newest', before: 2, after: 0, narrow, op: 'add', flag: 'starred' }, bob)).updateMessageFlagsForNarrow;
     expect(res).toEqual({ processedCount: 2, updatedCount: 2, firstProcessedId: ids[1], lastProcessedId: ids[2], foundOldest: false, foundNewest: true });
     const secret = await makeChannel(alice, fresh('gql-narrow-secret'), { inviteOnly: true });
-    const hidden = await fails(t, FLAGS_NARROW, { anchor: 'newest', before: 2, after: 0, narrow: [{ operator: 'channel', operand: secret }], op: 'add', flag: 'read' }, bob);
-    expect(hidden.error.message).toBe('Invalid narrow operator: unknown channel');
+    // As Zulip (no access check in by_channel): Bob's own messages there, of which he has none.
+    const hidden = (await ok(t, FLAGS_NARROW, { anchor: 'newest', before: 2, after: 0, narrow: [{ operator: 'channel', operand: secret }], op: 'add', flag: 'read' }, bob)).updateMessageFlagsForNarrow;
+    expect(hidden).toMatchObject({ processedCount: 0, updatedCount: 0, firstProcessedId: null, lastProcessedId: null });
   });
 });
 

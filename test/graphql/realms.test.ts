@@ -205,7 +205,7 @@ describe('Users of realm 2 cannot see realm 1\'s channels', () => {
 
   it('narrowing to a realm 1 channel ID is an unknown channel', async () => {
     const { error } = await bossFails(MESSAGES, { narrow: [{ operator: 'channel', operand: general1 }] });
-    expect(error.message).toBe('Invalid narrow operator: unknown channel');
+    expect(error.message).toBe(`Invalid narrow operator: unknown channel ${general1}`);
   });
 });
 

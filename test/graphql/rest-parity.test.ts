@@ -56,12 +56,12 @@ const cases: Case[] = [
     code: 'BAD_REQUEST',
   },
   {
-    name: 'a channel narrow on a private channel for an outsider (BAD_REQUEST)',
+    name: 'a channel narrow on a channel the organization does not have (BAD_NARROW)',
     as: () => alice,
-    rest: (c) => c.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: secret }] }),
+    rest: (c) => c.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: 'parity-no-such' }] }),
     query: 'query($n: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 10, numAfter: 0, narrow: $n) { foundNewest } }',
-    variables: () => ({ n: [{ operator: 'channel', operand: secret }] }),
-    code: 'BAD_REQUEST',
+    variables: () => ({ n: [{ operator: 'channel', operand: 'parity-no-such' }] }),
+    code: 'BAD_NARROW',
   },
   {
     name: 'more than 5000 messages (BAD_REQUEST)',

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel, sendDirect, sendToChannel, type MadeUser } from '../support/factories.ts';
-import { ok } from '../graphql/helpers.ts';
+import { fails, ok } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
 // With Gravatar enabled, so that client_gravatar leaves default avatars to the client (test/rest/avatars.test.ts: without).
@@ -166,19 +166,6 @@ describe('GET /messages narrows', () => {
     expect(res.body.messages[0].flags).toEqual(['read', 'historical']);
   });
 
-  it('a private channel is unknown to outsiders, exactly like a missing one', async () => {
-    const priv = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('vault') });
-    const none = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('no-such') });
-    expect(priv.status).toBe(400);
-    expect(priv.body).toEqual(none.body);
-    expect(priv.body.msg).toBe('Invalid narrow operator: unknown channel');
-  });
-
-  it('a guest cannot read public channels they are not subscribed to', async () => {
-    const res = await t.client(guest).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('design') });
-    expect(res.status).toBe(400);
-  });
-
   it('without a channel operator, searches only the user\'s own history', async () => {
     const res = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 });
     // Carol was subscribed to general (default) and is in the group DM; not in design.
@@ -274,7 +261,7 @@ describe('GET /messages narrows', () => {
   });
 
   it('id and near', async () => {
-    const byId = await t.client(carol).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'id', operand: ids.d3 }] });
+    const byId = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'id', operand: ids.d3 }] });
     expect(idsOf(byId)).toEqual([ids.d3]);
     const near = await t.client(alice).get('/messages', { anchor: ids.d2, num_before: 1, num_after: 1, narrow: [...channelNarrow('design'), { operator: 'near', operand: ids.d2 }] });
     expect(idsOf(near)).toEqual([ids.d1, ids.d2, ids.d3]);
@@ -303,6 +290,162 @@ describe('GET /messages narrows', () => {
   it('search does not reach private channels the user cannot read', async () => {
     const res = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'search', operand: 'secret' }] });
     expect(idsOf(res)).toEqual([]);
+  });
+});
+
+describe('GET /messages: an id term reaches only messages the viewer received', () => {
+  // Zulip's ok_to_include_history looks only at channel terms (and channels:public): `id` alone
+  // keeps to the viewer's UserMessage rows; a message link (channel + id) reaches the channel's history.
+  const ID_QUERY = 'query($narrow: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 10, numAfter: 0, narrow: $narrow) { messages { id flags } } }';
+  const byNarrow = (who: MadeUser, narrow: object[]) => t.client(who).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
+  const graphqlIds = async (who: MadeUser, narrow: object[]) =>
+    (await ok(t, ID_QUERY, { narrow }, who)).messages.messages.map((m: { id: number }) => m.id);
+
+  it('alone, finds a public-channel message only for a viewer who received it; with a readable channel term, in its history', async () => {
+    // Carol is not subscribed to design: she may read its history but received none of it.
+    expect(idsOf(await byNarrow(carol, [{ operator: 'id', operand: ids.d3 }]))).toEqual([]);
+    expect(await graphqlIds(carol, [{ operator: 'id', operand: ids.d3 }])).toEqual([]);
+    expect(idsOf(await byNarrow(carol, [{ operator: 'id', operand: String(ids.d1) }, { operator: 'topic', operand: 'colors' }]))).toEqual([]);
+    expect(idsOf(await byNarrow(bob, [{ operator: 'id', operand: ids.d3 }]))).toEqual([ids.d3]);
+    // A message she received is found by ID alone.
+    expect(idsOf(await byNarrow(carol, [{ operator: 'id', operand: ids.g1 }]))).toEqual([ids.g1]);
+    // With a channel term she may read (a message link), the channel's history.
+    const link = await byNarrow(carol, [...channelNarrow('design', 'fonts'), { operator: 'near', operand: String(ids.d3) }, { operator: 'id', operand: ids.d3 }]);
+    expect(idsOf(link)).toEqual([ids.d3]);
+    expect(link.body.messages[0].flags).toEqual(['read', 'historical']);
+    expect(await graphqlIds(carol, [{ operator: 'channel', operand: 'design' }, { operator: 'id', operand: ids.d3 }])).toEqual([ids.d3]);
+    expect(idsOf(await byNarrow(carol, [{ operator: 'channels', operand: 'public' }, { operator: 'id', operand: ids.d3 }]))).toEqual([ids.d3]);
+  });
+
+  it('never reaches a message the viewer may not read, nor widens a negated channel term', async () => {
+    expect(idsOf(await byNarrow(carol, [{ operator: 'id', operand: ids.v1 }]))).toEqual([]);
+    expect(idsOf(await byNarrow(carol, [...channelNarrow('vault'), { operator: 'id', operand: ids.v1 }]))).toEqual([]);
+    expect(idsOf(await byNarrow(guest, [...channelNarrow('design'), { operator: 'id', operand: ids.d3 }]))).toEqual([]);
+    expect(idsOf(await byNarrow(carol, [{ operator: 'channel', operand: 'general', negated: true }, { operator: 'id', operand: ids.d3 }]))).toEqual([]);
+    // message_ids with an id term and no channel term: only what she received, too.
+    expect(idsOf(await t.client(carol).get('/messages', { message_ids: [ids.d3, ids.g1], narrow: [{ operator: 'id', operand: ids.d3 }] }))).toEqual([]);
+  });
+});
+
+describe('GET /messages: a channel narrow to a channel the viewer may not read', () => {
+  // Zulip's NarrowBuilder.by_channel finds the channel with get_stream_by_narrow_operand_access_unchecked
+  // ("you can see your own message history for private channels you are no longer subscribed to"),
+  // and ok_to_include_history keeps such a narrow to the viewer's UserMessage rows: 200, no error.
+  const NARROW_QUERY = 'query($narrow: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 50, numAfter: 0, narrow: $narrow) { messages { id flags } } }';
+  const byNarrow = (who: MadeUser, narrow: object[]) => t.client(who).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow });
+  const graphqlIds = async (who: MadeUser, narrow: object[]) =>
+    (await ok(t, NARROW_QUERY, { narrow }, who)).messages.messages.map((m: { id: number }) => m.id);
+
+  it('a private channel the viewer is not in: success and no message, by name or ID', async () => {
+    const vaultId = (await t.client(alice).get('/get_stream_id', { stream: 'vault' })).body.stream_id;
+    for (const narrow of [channelNarrow('vault'), [{ operator: 'channel', operand: vaultId }], [...channelNarrow('vault'), { operator: 'search', operand: 'pizza' }]]) {
+      const res = await byNarrow(bob, narrow);
+      expect(res.status, JSON.stringify(narrow)).toBe(200);
+      expect(idsOf(res)).toEqual([]);
+      expect(await graphqlIds(bob, narrow)).toEqual([]);
+    }
+    expect(idsOf(await byNarrow(bob, [{ operator: 'channels', operand: 'public' }, ...channelNarrow('vault')]))).toEqual([]);
+  });
+
+  it('a private channel the viewer left: only what they received while in it', async () => {
+    await makeChannel(t.client(alice), 'cellar', { invite_only: true, history_public_to_subscribers: true, principals: [alice.userId] });
+    const beforeCarol = await sendToChannel(t.client(alice), 'cellar', 'wine', 'before carol');
+    await t.client(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'cellar' }], principals: [carol.userId] });
+    const received = await sendToChannel(t.client(alice), 'cellar', 'wine', 'for carol');
+    expect((await t.client(carol).delete('/users/me/subscriptions', { subscriptions: ['cellar'] })).status).toBe(200);
+    const afterCarol = await sendToChannel(t.client(alice), 'cellar', 'wine', 'after carol left');
+    const cellarId = (await t.client(alice).get('/get_stream_id', { stream: 'cellar' })).body.stream_id;
+
+    const res = await byNarrow(carol, channelNarrow('cellar', 'wine'));
+    expect(res.status).toBe(200);
+    expect(idsOf(res)).toEqual([received]);
+    expect(res.body.messages[0].flags).not.toContain('historical');
+    expect(await graphqlIds(carol, [{ operator: 'channel', operand: cellarId }])).toEqual([received]);
+    expect(idsOf(await byNarrow(carol, [...channelNarrow('cellar'), { operator: 'is', operand: 'starred', negated: true }]))).toEqual([received]);
+    expect(idsOf(await byNarrow(carol, [{ operator: 'channels', operand: 'public' }, ...channelNarrow('cellar')]))).toEqual([]);
+    expect(idsOf(await byNarrow(carol, [...channelNarrow('cellar'), { operator: 'search', operand: 'carol' }]))).toEqual([received]);
+    // Negated, it excludes the channel from her own history and reaches nothing else.
+    const negated = await byNarrow(carol, [{ operator: 'channel', operand: 'cellar', negated: true }]);
+    expect(idsOf(negated)).not.toContain(received);
+    expect(idsOf(negated)).not.toContain(beforeCarol);
+    expect(idsOf(negated)).not.toContain(afterCarol);
+    expect(idsOf(negated)).not.toContain(ids.d1);
+    expect(idsOf(negated)).toContain(ids.g2);
+    // An anchor on a message she may not read finds nothing around it either.
+    const anchored = await t.client(carol).get('/messages', { anchor: beforeCarol, num_before: 5, num_after: 5, narrow: channelNarrow('cellar') });
+    expect(anchored.body).toMatchObject({ found_anchor: false });
+    expect(idsOf(anchored)).toEqual([received]);
+  });
+
+  it('a public channel for a guest who left it: only what they received', async () => {
+    await makeChannel(t.client(alice), 'porch', { principals: [alice.userId, guest.userId] });
+    const received = await sendToChannel(t.client(alice), 'porch', 'chairs', 'for the guest');
+    expect((await t.client(guest).delete('/users/me/subscriptions', { subscriptions: ['porch'] })).status).toBe(200);
+    const later = await sendToChannel(t.client(alice), 'porch', 'chairs', 'after the guest left');
+    expect(idsOf(await byNarrow(guest, channelNarrow('porch')))).toEqual([received]);
+    expect(await graphqlIds(guest, [{ operator: 'channel', operand: 'porch' }])).toEqual([received]);
+    expect(idsOf(await byNarrow(guest, channelNarrow('design')))).toEqual([]);
+    // A member who never joined reads the whole history.
+    expect(idsOf(await byNarrow(carol, channelNarrow('porch')))).toEqual([received, later]);
+  });
+
+  it('a channel that does not exist in the organization is BAD_NARROW "unknown channel <operand>"', async () => {
+    const missing = await byNarrow(bob, channelNarrow('no-such'));
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ result: 'error', code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown channel no-such', desc: 'unknown channel no-such' });
+    const byId = await byNarrow(bob, [{ operator: 'channel', operand: 999999 }]);
+    expect(byId.body).toMatchObject({ code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown channel 999999' });
+    const negated = await byNarrow(bob, [{ operator: 'channel', operand: 'no-such', negated: true }]);
+    expect(negated.body).toMatchObject({ code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown channel no-such' });
+    const { error } = await fails(t, NARROW_QUERY, { narrow: channelNarrow('no-such') }, bob);
+    expect(error.message).toBe('Invalid narrow operator: unknown channel no-such');
+    expect(error.extensions).toMatchObject({ code: 'BAD_NARROW', httpStatus: 400, zulip: { desc: 'unknown channel no-such' } });
+  });
+});
+
+describe('GET /messages: a with term stands for its message\'s conversation', () => {
+  // Zulip's update_narrow_terms_containing_with_operator (clean_narrow_for_message_fetch): the
+  // message's current channel and topic (or direct conversation) replace the narrow's channel, topic
+  // and dm terms; a message the viewer may not read leaves the rest of the narrow if that names a
+  // conversation, and is refused otherwise.
+  const WITH_QUERY = 'query($narrow: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 50, numAfter: 0, narrow: $narrow) { messages { id } } }';
+  const byNarrow = (who: MadeUser, narrow: object[]) => t.client(who).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow });
+  const withTerm = (id: unknown) => ({ operator: 'with', operand: id });
+
+  it('replaces the channel and topic terms with the message\'s own, reaching a readable channel\'s history', async () => {
+    expect(idsOf(await byNarrow(carol, [withTerm(ids.d3)]))).toEqual([ids.d3]);
+    // A stale link: the topic it names is not the message's.
+    expect(idsOf(await byNarrow(carol, [...channelNarrow('design', 'colors'), withTerm(ids.d3)]))).toEqual([ids.d3]);
+    expect(idsOf(await byNarrow(bob, [...channelNarrow('general', 'lunch'), withTerm(ids.d1)]))).toEqual([ids.d1, ids.d2, ids.d4]);
+    expect(idsOf(await byNarrow(bob, [withTerm(String(ids.d1)), { operator: 'sender', operand: bob.userId }]))).toEqual([ids.d4]);
+    const data = await ok(t, WITH_QUERY, { narrow: [{ operator: 'channel', operand: 'general' }, withTerm(ids.d3)] }, carol);
+    expect(data.messages.messages.map((m: { id: number }) => m.id)).toEqual([ids.d3]);
+  });
+
+  it('a direct message: its conversation, in place of a dm term', async () => {
+    expect(idsOf(await byNarrow(bob, [withTerm(ids.dm1)]))).toEqual([ids.dm1]);
+    expect(idsOf(await byNarrow(bob, [{ operator: 'dm', operand: [carol.userId] }, withTerm(ids.dm2)]))).toEqual([ids.dm2]);
+  });
+
+  it('a message the viewer may not read: the rest of the narrow if it names a conversation, else BAD_NARROW', async () => {
+    expect(idsOf(await byNarrow(bob, [...channelNarrow('general', 'lunch'), withTerm(ids.v1)]))).toEqual([ids.g1, ids.g2]);
+    expect(idsOf(await byNarrow(carol, [{ operator: 'dm', operand: [alice.userId] }, withTerm(ids.dm1)]))).toEqual([]);
+    for (const [who, narrow] of [
+      [bob, [withTerm(ids.v1)]], [guest, [withTerm(ids.d1)]], [carol, [withTerm(ids.dm1)]], [bob, [...channelNarrow('general'), withTerm(999999)]],
+    ] as [MadeUser, object[]][]) {
+      const res = await byNarrow(who, narrow);
+      expect(res.body, JSON.stringify(narrow)).toEqual({ result: 'error', code: 'BAD_NARROW', msg: "Invalid narrow operator: Invalid 'with' operator", desc: "Invalid 'with' operator" });
+    }
+    const { error } = await fails(t, WITH_QUERY, { narrow: [withTerm(ids.v1)] }, bob);
+    expect(error.message).toBe("Invalid narrow operator: Invalid 'with' operator");
+  });
+
+  it('refuses an operand that is no message ID, and two with terms', async () => {
+    expect((await byNarrow(bob, [withTerm('soon')])).body).toMatchObject({ code: 'BAD_NARROW', msg: "Invalid narrow operator: Invalid 'with' operator" });
+    const twice = await byNarrow(bob, [withTerm(ids.d1), withTerm(ids.d2)]);
+    expect(twice.body).toEqual({
+      result: 'error', code: 'BAD_NARROW', msg: "Invalid narrow operator combination: Duplicate 'with' operators.", desc: "Duplicate 'with' operators.",
+    });
   });
 });
 
@@ -422,6 +565,10 @@ describe('GET /messages across realms', () => {
     expect(idsOf(res)).toEqual([]);
     const narrow = await boss.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: channelNarrow('design') });
     expect(narrow.status).toBe(400);
+    expect(narrow.body).toMatchObject({ code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown channel design' });
+    const designId = (await t.client(alice).get('/get_stream_id', { stream: 'design' })).body.stream_id;
+    const byId = await boss.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: designId }] });
+    expect(byId.body).toMatchObject({ code: 'BAD_NARROW', msg: `Invalid narrow operator: unknown channel ${designId}` });
     const search = await boss.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channels', operand: 'public' }, { operator: 'search', operand: 'pizza' }] });
     expect(idsOf(search)).toEqual([]);
     // Realm 1's credentials are not valid at realm 2's address.
