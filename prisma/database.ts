@@ -63,6 +63,35 @@ function bindable(values: unknown[]): unknown[] {
   return values.map((value) => (value instanceof Date ? value.toISOString() : value));
 }
 
+/**
+ * node-postgres' parameters: as `bindable`, and arrays of numbers or booleans written as array
+ * literals here. pg quotes and escapes every element through two regular expressions; a send's
+ * recipient arrays (seven of them, an element per recipient) spent ~1.5 ms of the request there.
+ */
+function pgBindable(values: unknown[]): unknown[] {
+  return values.map((value) => (value instanceof Date ? value.toISOString() : Array.isArray(value) ? scalarArrayLiteral(value) ?? value : value));
+}
+
+/** `{1,2,3}` or `{t,f}` for an array of finite numbers or of booleans; undefined for any other array. */
+export function scalarArrayLiteral(values: unknown[]): string | undefined {
+  if (!values.length) return '{}';
+  const kind = typeof values[0];
+  if (kind === 'number') {
+    for (const value of values) if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+    return `{${values.join(',')}}`;
+  }
+  if (kind === 'boolean') {
+    let literal = '{';
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (typeof value !== 'boolean') return undefined;
+      literal += i ? (value ? ',t' : ',f') : value ? 't' : 'f';
+    }
+    return `${literal}}`;
+  }
+  return undefined;
+}
+
 /** Distinct statement texts prepared per process (each holds memory on every connection); past it, texts go unnamed. */
 const MAX_PREPARED_TEXTS = 500;
 
@@ -80,7 +109,7 @@ function pgDriver(pool: import('pg').Pool, pgTypes: typeof import('pg').types): 
         statementName = `${options.prepare}:${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`;
         names.set(text, statementName);
       }
-      const result = await pool.query({ name: statementName, text, values: bindable(sql.values), types } as import('pg').QueryConfig);
+      const result = await pool.query({ name: statementName, text, values: pgBindable(sql.values), types } as import('pg').QueryConfig);
       return result.rows as Row[];
     },
   };
