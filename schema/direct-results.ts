@@ -9,17 +9,36 @@
 import { Kind, getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
+interface AsIsStream {
+  stream: AsyncIterableIterator<unknown>;
+  json?: (event: any) => string;
+}
+
 /** The streams the fields marked with `resultsAsIs`, by the operation's context (one operation per context). */
-const asIs = new WeakMap<object, AsyncIterableIterator<unknown>>();
+const asIs = new WeakMap<object, AsIsStream>();
 
 /**
  * Returns `stream` from a subscription field's `subscribe`, marked as yielding events the field
  * resolves and serializes unchanged (`resolve: (event) => event` to a scalar whose `serialize` is
- * the identity): only such a field may use it.
+ * the identity): only such a field may use it. `json`, when given, is JSON.stringify(event) made
+ * more cheaply (a fan-out's events share most of their JSON): see `resultJson`.
  */
-export function resultsAsIs<T>(ctx: object, stream: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
-  asIs.set(ctx, stream);
+export function resultsAsIs<T>(ctx: object, stream: AsyncIterableIterator<T>, json?: (event: T) => string): AsyncIterableIterator<T> {
+  asIs.set(ctx, { stream, json });
   return stream;
+}
+
+/** The results of streams given a `json`, with the stream that made them. */
+const serializable = new WeakMap<object, AsIsResults>();
+
+/**
+ * For a result of a `resultsAsIs` stream that was given a `json`: its response key and the JSON of
+ * its event, JSON.stringify(result) being `{"data":{"<key>":<json>}}`. A transport that writes
+ * results itself (server/websocket.ts) serializes only what surrounds the event.
+ */
+export function resultJson(result: object): { key: string; json: string } | undefined {
+  const results = serializable.get(result);
+  return results && { key: results.key, json: results.json!((result as { data: Record<string, unknown> }).data[results.key]) };
 }
 
 /** The response key of an operation's only root field, when it has no directive; else null. */
@@ -41,7 +60,11 @@ function soleFieldKey(document: DocumentNode, operationName: string | undefined 
 
 /** The events of `stream` as the results per-event execution would have made of them. */
 class AsIsResults implements AsyncIterableIterator<{ data: Record<string, unknown> }> {
-  constructor(private readonly stream: AsyncIterableIterator<unknown>, private readonly key: string) {}
+  constructor(
+    private readonly stream: AsyncIterableIterator<unknown>,
+    readonly key: string,
+    readonly json: ((event: any) => string) | undefined,
+  ) {}
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -56,7 +79,9 @@ class AsIsResults implements AsyncIterableIterator<{ data: Record<string, unknow
     if (step.done) return step;
     const data: Record<string, unknown> = {};
     data[this.key] = step.value;
-    return { done: false, value: { data } };
+    const result = { data };
+    if (this.json) serializable.set(result, this);
+    return { done: false, value: result };
   };
 
   return(): Promise<IteratorResult<{ data: Record<string, unknown> }>> {
@@ -76,11 +101,11 @@ export function useResultsAsIs(): Plugin {
       if (key == null) return;
       setSubscribeFn(async (subscribeArgs) => {
         const result = await subscribeFn(subscribeArgs);
-        const stream = asIs.get(subscribeArgs.contextValue as object);
-        if (!stream || !(Symbol.asyncIterator in (result as object))) return result;
-        // graphql-tools' per-event wrapper around `stream` is dropped unread.
+        const marked = asIs.get(subscribeArgs.contextValue as object);
+        if (!marked || !(Symbol.asyncIterator in (result as object))) return result;
+        // graphql-tools' per-event wrapper around the stream is dropped unread.
         asIs.delete(subscribeArgs.contextValue as object);
-        return new AsIsResults(stream, key);
+        return new AsIsResults(marked.stream, key, marked.json);
       });
     },
   };

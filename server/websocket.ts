@@ -1,9 +1,18 @@
 // GraphQL subscriptions (and queries) over graphql-ws at /graphql, through yoga's envelop pipeline so
 // they see the same context, plugins and rules as HTTP requests.
-import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
+//
+// graphql-ws's protocol server (`makeServer`) runs over sockets of our own rather than its `ws`
+// adapter (graphql-ws/use/ws), for the fan-out's sake: one event reaches a thousand subscriptions
+// at once, and per frame that adapter made a promise waiting on the socket's write callback, and
+// graphql-ws serialized the whole event again for each subscription. Here a frame waits for its
+// write only when the socket is behind (bufferedAmount), and an event whose JSON is known
+// (schema/direct-results.ts resultJson) is spliced into the frame rather than serialized again.
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { toGraphQLError } from '../schema/errors.ts';
+import { resultJson } from '../schema/direct-results.ts';
 import { refusedCredentials, type RequestFacts, type Services } from './context.ts';
 import { limitRequest } from './gate.ts';
 
@@ -12,12 +21,23 @@ export interface GraphQLWebSocket {
   close(): Promise<void>;
 }
 
+/** What graphql-ws's context carries for each connection (`ctx.extra`). */
+interface Extra {
+  socket: WebSocket;
+  request: IncomingMessage;
+}
+
+/** Pings every this often; a socket that has not answered the previous ping by then is dropped. */
+const KEEP_ALIVE_MS = 12_000;
+
+/** A socket with this much not yet handed to the kernel makes each subscription wait for its frame's write. */
+const BEHIND_BYTES = 1024 * 1024;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<any, any>, settled: (() => Promise<void>) | undefined): GraphQLWebSocket {
   // The WebSocket server is not attached to the HTTP server: that would hand it the HTTP server's
   // errors (a port in use), which graphql-ws reports as an internal error of its own.
-  const wsServer = new WebSocketServer({ noServer: true, path: '/graphql' });
-  // graphql-ws shares yoga's envelop pipeline, so subscriptions see the same context and rules.
+  const wsServer = new WebSocketServer({ noServer: true, path: '/graphql', handleProtocols });
   // Each WebSocket operation gets an abort signal, so a completed or dropped subscription stops
   // waiting on its queue at once.
   const wsAborts = new WeakMap<object, Map<string, AbortController>>();
@@ -26,68 +46,150 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
     if (!map) wsAborts.set(socketCtx, (map = new Map()));
     return map;
   };
-  const wsCleanup = useServer(
-    {
-      // Refused credentials close the socket at connection_init (4403 Forbidden), before any operation.
-      onConnect: async (ctx) => {
-        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-        const authorization = (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null;
-        return !(await refusedCredentials(services, { host: ctx.extra.request.headers.host, authorization }));
-      },
-      // A result without errors is the payload as it is: graphql-ws would otherwise build the payload
-      // with two spreads per event (V8's slow path for spreads in Node 20); the object rest it does
-      // before calling onNext remains.
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? undefined : result),
-      onComplete: (ctx, id) => {
-        abortsOf(ctx).get(id)?.abort();
-        abortsOf(ctx).delete(id);
-      },
-      onClose: (ctx) => {
-        for (const controller of abortsOf(ctx).values()) controller.abort();
-        wsAborts.delete(ctx);
-      },
-      execute: settled
-        ? async (args: any) => {
-            const result = await args.rootValue.execute(args);
-            await settled();
-            return result;
-          }
-        : (args: any) => args.rootValue.execute(args),
-      subscribe: (args: any) => args.rootValue.subscribe(args),
-      onSubscribe: async (ctx, _id, payload) => {
-        const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-        const controller = new AbortController();
-        abortsOf(ctx).set(_id, controller);
-        const facts: RequestFacts = {
-          signal: controller.signal,
-          host: ctx.extra.request.headers.host,
-          authorization: (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null,
-          userAgent: ctx.extra.request.headers['user-agent'],
-        };
-        // Each operation counts as a request against the caller's rate limit.
-        const limited = await limitRequest(services, facts, ctx.extra.request.socket.remoteAddress ?? '');
-        if (limited) return [toGraphQLError(limited)];
-        const { schema: s, execute, subscribe, contextFactory, parse: p, validate: v } = yoga.getEnveloped({ facts } as any);
-        const args = {
-          schema: s,
-          operationName: payload.operationName,
-          document: p(payload.query),
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        const errors = v(args.schema, args.document);
-        if (errors.length) return errors;
-        return args as any;
-      },
+  const spliced = new WeakMap<WebSocket, SplicedJson>();
+  const protocol = makeServer<Record<string, unknown> | undefined, Extra>({
+    // Refused credentials close the socket at connection_init (4403 Forbidden), before any operation.
+    onConnect: async (ctx) => {
+      const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+      const authorization = (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null;
+      return !(await refusedCredentials(services, { host: ctx.extra.request.headers.host, authorization }));
     },
-    wsServer,
-  );
+    // A result without errors is the payload as it is (graphql-ws would otherwise build the payload
+    // with two spreads per event, V8's slow path in Node 20); one whose event's JSON is known
+    // carries a token in its place, which the socket's `send` replaces.
+    onNext: (ctx, _id, _payload, _args, result) => {
+      if (result.errors) return undefined;
+      const known = result.extensions === undefined ? resultJson(result) : undefined;
+      if (!known) return result;
+      const data: Record<string, unknown> = {};
+      data[known.key] = spliced.get(ctx.extra.socket)!.hold(known.json);
+      return { data };
+    },
+    onComplete: (ctx, id) => {
+      abortsOf(ctx).get(id)?.abort();
+      abortsOf(ctx).delete(id);
+    },
+    onClose: (ctx) => {
+      for (const controller of abortsOf(ctx).values()) controller.abort();
+      wsAborts.delete(ctx);
+    },
+    execute: settled
+      ? async (args: any) => {
+          const result = await args.rootValue.execute(args);
+          await settled();
+          return result;
+        }
+      : (args: any) => args.rootValue.execute(args),
+    subscribe: (args: any) => args.rootValue.subscribe(args),
+    onSubscribe: async (ctx, _id, payload) => {
+      const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+      const controller = new AbortController();
+      abortsOf(ctx).set(_id, controller);
+      const facts: RequestFacts = {
+        signal: controller.signal,
+        host: ctx.extra.request.headers.host,
+        authorization: (params.authorization as string) ?? (params.Authorization as string) ?? ctx.extra.request.headers.authorization ?? null,
+        userAgent: ctx.extra.request.headers['user-agent'],
+      };
+      // Each operation counts as a request against the caller's rate limit.
+      const limited = await limitRequest(services, facts, ctx.extra.request.socket.remoteAddress ?? '');
+      if (limited) return [toGraphQLError(limited)];
+      const { schema: s, execute, subscribe, contextFactory, parse: p, validate: v } = yoga.getEnveloped({ facts } as any);
+      const args = {
+        schema: s,
+        operationName: payload.operationName,
+        document: p(payload.query),
+        variableValues: payload.variables,
+        contextValue: await contextFactory(),
+        rootValue: { execute, subscribe },
+      };
+      const errors = v(args.schema, args.document);
+      if (errors.length) return errors;
+      return args as any;
+    },
+  });
+
+  wsServer.on('error', (error) => {
+    console.error('[parley] WebSocket server error:', error);
+    for (const client of wsServer.clients) client.close(CloseCode.InternalServerError, 'Internal server error');
+  });
+  wsServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    const json = new SplicedJson();
+    spliced.set(socket, json);
+    socket.once('error', (error) => {
+      console.error('[parley] WebSocket error:', error);
+      socket.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+    let answered = true;
+    socket.on('pong', () => { answered = true; });
+    const keepAlive = setInterval(() => {
+      if (!answered) return socket.terminate();
+      answered = false;
+      socket.ping();
+    }, KEEP_ALIVE_MS);
+    const closed = protocol.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => {
+          if (socket.readyState !== socket.OPEN) return;
+          const frame = json.splice(data);
+          if (socket.bufferedAmount < BEHIND_BYTES) return void socket.send(frame);
+          // A reader this far behind holds its subscriptions' next frames back until this one is written.
+          return new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
+        },
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) => socket.on('message', async (message) => {
+          try {
+            await handle(String(message));
+          } catch (error) {
+            console.error('[parley] graphql-ws message handling failed:', error);
+            socket.close(CloseCode.InternalServerError, 'Internal server error');
+          }
+        }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(keepAlive);
+      void closed(code, String(reason));
+    });
+  });
   return {
     wsServer,
     close: async () => {
-      await wsCleanup.dispose();
-      wsServer.close();
+      for (const client of wsServer.clients) client.close(1001, 'Going away');
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The JSON of results a socket is about to send, held under tokens. graphql-ws stringifies each
+ * frame itself: the result it gets carries a token where the event goes, and `splice` puts the
+ * held JSON in its place. A token is a string with a NUL character, which no client can make
+ * Parley send (text with NUL is refused), and it stands last in its frame:
+ * `{"id":"…","type":"next","payload":{"data":{"<key>":"<token>"}}}`.
+ */
+export class SplicedJson {
+  private readonly held = new Map<string, string>();
+  private next = 0;
+
+  /** The token to send in place of `json`. */
+  hold(json: string): string {
+    const token = `\u0000json:${this.next++}`;
+    this.held.set(JSON.stringify(token), json);
+    return token;
+  }
+
+  /** `frame` with its token's JSON in place, once. */
+  splice(frame: string): string {
+    if (!this.held.size || !frame.endsWith('"}}}')) return frame;
+    const at = frame.lastIndexOf('"\\u0000json:');
+    if (at < 0) return frame;
+    const serialized = frame.slice(at, -3);
+    const json = this.held.get(serialized);
+    if (json === undefined) return frame;
+    this.held.delete(serialized);
+    return `${frame.slice(0, at)}${json}}}}`;
+  }
 }

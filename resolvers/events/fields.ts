@@ -3,6 +3,7 @@ import { builder } from '../../schema/builder.ts';
 import { IdleQueueTimeout, RegisterResultType } from '../../schema/events.ts';
 import { registerQueue } from './register.ts';
 import { resultsAsIs } from '../../schema/direct-results.ts';
+import { eventJson } from './queue.ts';
 
 builder.mutationFields((t) => ({
   registerEventQueue: t.field({
@@ -61,8 +62,9 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, args, ctx) => {
       const queue = await ctx.queues.get(args.queueId, ctx.user?.id ?? null);
-      // Each event is the result as it is (JSON, resolved unchanged): no execution per event.
-      return resultsAsIs(ctx, ctx.queues.stream(queue, args.lastEventId ?? -1, ctx.signal ?? new AbortController().signal));
+      // Each event is the result as it is (JSON, resolved unchanged): no execution per event, and
+      // its JSON made from the JSON its queue-mates share (eventJson).
+      return resultsAsIs(ctx, ctx.queues.stream(queue, args.lastEventId ?? -1, ctx.signal ?? new AbortController().signal), eventJson);
     },
     resolve: (event) => event,
   }),
