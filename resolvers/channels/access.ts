@@ -1,7 +1,7 @@
 // Who may see and do what in a channel. Zulip distinguishes metadata access (knowing the channel
 // exists, its name and settings) from content access (reading its messages).
 import type { Db } from '../../prisma/database.ts';
-import type { Channel, Prisma, User } from '../../prisma/generated/client/client.ts';
+import { Prisma, type Channel, type User } from '../../prisma/generated/client/client.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { isAdmin, isGuest } from '../users/roles.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
@@ -15,32 +15,88 @@ export async function isSubscribed(db: Reader, userId: number, channelId: number
   return !!sub?.active;
 }
 
-/** Content access: may read the channel's messages (subject to history rules) and subscribe to it. */
+/**
+ * Content access (Zulip's user_has_content_access): may read the channel's messages (subject to
+ * history rules) and subscribe to it. Web-public channels are open even to guests.
+ */
 export async function hasContentAccess(db: Reader, user: User, channel: Channel, subscribed?: boolean): Promise<boolean> {
   if (channel.realmId !== user.realmId) return false;
+  if (channel.isWebPublic) return true;
   const sub = subscribed ?? (await isSubscribed(db, user.id, channel.id));
   if (sub) return true;
-  if (!channel.inviteOnly && !isGuest(user)) return true;
-  // Members of these groups could subscribe themselves, so they may read too (feature levels 349, 357).
-  if (channel.inviteOnly) {
-    if (await isUserInGroup(db, user, channel.canAddSubscribersGroupId)) return true;
-    if (await isUserInGroup(db, user, channel.canSubscribeGroupId)) return true;
-  }
-  return false;
+  if (isGuest(user)) return false;
+  if (!channel.inviteOnly) return true;
+  return groupsGrantContentAccess(db, user, channel);
+}
+
+/**
+ * Members of these groups could subscribe themselves, so they may read too (feature levels 349,
+ * 357). The settings never allow the everyone group, so callers must have ruled out guests first.
+ */
+async function groupsGrantContentAccess(db: Reader, user: User, channel: Channel): Promise<boolean> {
+  return (await isUserInGroup(db, user, channel.canSubscribeGroupId)) || isUserInGroup(db, user, channel.canAddSubscribersGroupId);
 }
 
 /** Metadata access: content access, or an administrator role for the channel or the organization. */
 export async function hasMetadataAccess(db: Reader, user: User, channel: Channel, subscribed?: boolean): Promise<boolean> {
   if (channel.realmId !== user.realmId) return false;
   if (await hasContentAccess(db, user, channel, subscribed)) return true;
+  if (isGuest(user)) return false;
   if (isAdmin(user)) return true;
   return isUserInGroup(db, user, channel.canAdministerChannelGroupId);
 }
 
-/** May read the full history, or only messages the user received? */
-export function historyIsPublicTo(channel: Channel, user: User, subscribed: boolean): boolean {
-  if (!channel.inviteOnly) return !isGuest(user) || subscribed;
-  return channel.historyPublicToSubscribers && subscribed;
+/**
+ * May read the channel's whole history, or only the messages they received? Zulip's
+ * can_access_stream_history, which decides whether a channel narrow reaches messages the user
+ * never received: a web-public channel's history is open to everyone (guests included), a public
+ * channel's to members, and otherwise shared history to whoever has content access (subscribers,
+ * and the members of the groups above).
+ */
+export async function historyIsPublicTo(db: Reader, channel: Channel, user: User, subscribed?: boolean): Promise<boolean> {
+  if (channel.realmId !== user.realmId) return false;
+  if (channel.isWebPublic) return true;
+  if (!channel.inviteOnly && !isGuest(user)) return true;
+  return channel.historyPublicToSubscribers && hasContentAccess(db, user, channel, subscribed);
+}
+
+/**
+ * May the user read one message of the channel, given whether they received it? Zulip's
+ * has_message_access (by message ID: fetching, reacting, flags, edit history, read receipts).
+ * Stricter than `historyIsPublicTo` in two ways, as in Zulip: a guest needs a subscription even
+ * in a web-public channel, and in a private channel (or for a guest) having received the message
+ * is not enough without a subscription or a group granting content access.
+ */
+export async function hasMessageAccess(db: Reader, user: User, channel: Channel, received: boolean, subscribed?: boolean): Promise<boolean> {
+  if (channel.realmId !== user.realmId) return false;
+  if (!channel.inviteOnly && !isGuest(user)) return true;
+  if (!channel.historyPublicToSubscribers && !received) return false;
+  if (subscribed ?? (await isSubscribed(db, user.id, channel.id))) return true;
+  return !isGuest(user) && groupsGrantContentAccess(db, user, channel);
+}
+
+/**
+ * SQL for the IDs of the user's channels whose whole history they may read: `historyIsPublicTo`
+ * in SQL, so narrows use it as a subquery at no statement of its own. Without `webPublic`, a
+ * guest's web-public channels count only when subscribed: `hasMessageAccess` for messages the
+ * user never received.
+ */
+export function readableHistoryChannelIdsSql(user: User, { webPublic = true }: { webPublic?: boolean } = {}): Prisma.Sql {
+  const guest = isGuest(user);
+  const subscribed = Prisma.sql`EXISTS (SELECT 1 FROM "Subscription" s WHERE s."channelId" = c.id AND s."userId" = ${user.id} AND s.active)`;
+  // Groups the user is in, directly or through subgroups (system groups follow roles: every user is
+  // a direct member of their role's group).
+  const groups = Prisma.sql`WITH RECURSIVE mine(id) AS (
+      SELECT g."groupId" FROM "UserGroupMember" g WHERE g."userId" = ${user.id}
+      UNION
+      SELECT sg."supergroupId" FROM "UserGroupSubgroup" sg JOIN mine ON sg."subgroupId" = mine.id
+    ) SELECT id FROM mine`;
+  const content = guest ? subscribed
+    : Prisma.sql`(${subscribed} OR c."canSubscribeGroupId" IN (${groups}) OR c."canAddSubscribersGroupId" IN (${groups}))`;
+  return Prisma.sql`SELECT c.id FROM "Channel" c
+    WHERE c."realmId" = ${user.realmId}
+      AND (${guest ? (webPublic ? Prisma.sql`c."isWebPublic"` : Prisma.sql`FALSE`) : Prisma.sql`NOT c."inviteOnly"`}
+        OR (c."historyPublicToSubscribers" AND ${content}))`;
 }
 
 /**

@@ -1,9 +1,9 @@
-// May this user read this message? Zulip's `has_message_access`: they received it, or it is in a
-// channel whose whole history they may read.
+// May this user read this message? Zulip's `has_message_access`: a direct message they received,
+// or a channel message as `hasMessageAccess` (channels/access.ts) decides.
 import type { Message, User, UserMessage } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
-import { historyIsPublicTo, isSubscribed } from '../channels/access.ts';
+import { hasMessageAccess } from '../channels/access.ts';
 
 export class InvalidMessageError extends BadRequestError {
   constructor() {
@@ -15,12 +15,11 @@ export async function accessMessage(db: Db, viewer: User, messageId: number): Pr
   const message = await db.message.findUnique({ where: { id: messageId } });
   if (!message || message.realmId !== viewer.realmId) throw new InvalidMessageError();
   const userMessage = await db.userMessage.findUnique({ where: { userId_messageId: { userId: viewer.id, messageId } } });
-  if (userMessage) return { message, userMessage };
-  if (message.channelId != null) {
+  if (message.channelId == null) {
+    if (userMessage) return { message, userMessage };
+  } else {
     const channel = await db.channel.findUnique({ where: { id: message.channelId } });
-    if (channel && historyIsPublicTo(channel, viewer, await isSubscribed(db, viewer.id, channel.id))) {
-      return { message, userMessage: null };
-    }
+    if (channel && (await hasMessageAccess(db, viewer, channel, userMessage != null))) return { message, userMessage };
   }
   throw new InvalidMessageError();
 }

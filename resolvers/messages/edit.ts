@@ -365,7 +365,7 @@ async function visibleMessagesRemain(tx: TxContext<Context>, user: User, channel
   const where: Prisma.MessageWhereInput = { channelId: channel.id, topic: exactInsensitive(topic), id: { notIn: except } };
   // Where history is not shared, only the messages the user received count: the notice must not
   // reveal older ones they cannot read.
-  if (!historyIsPublicTo(channel, user, await isSubscribed(tx.db, user.id, channel.id))) {
+  if (!(await historyIsPublicTo(tx.db, channel, user))) {
     where.userMessages = { some: { userId: user.id } };
   }
   return (await tx.db.message.findFirst({ where, select: { id: true } })) != null;
@@ -387,7 +387,8 @@ async function accessAfterMove(ctx: TxContext<Context>, target: Channel, message
   const subscribed = new Set(subscribers.map((s) => s.userId));
   const holderIds = holders.map((h) => h.userId);
   const users = await ctx.db.user.findMany({ where: { id: { in: holderIds } } });
-  const losing = users.filter((u) => !subscribed.has(u.id) && !historyIsPublicTo(target, u, false)).map((u) => u.id);
+  const keeps = await Promise.all(users.map((u) => subscribed.has(u.id) || historyIsPublicTo(ctx.db, target, u, false)));
+  const losing = users.filter((_, i) => !keeps[i]).map((u) => u.id);
   const holding = new Set(holderIds);
   const gaining = [...subscribed].filter((id) => !holding.has(id));
   return { losing, gaining };

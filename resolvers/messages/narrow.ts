@@ -7,7 +7,7 @@
 import { Prisma, type Channel, type Realm, type User } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
-import { cachedChannelWithSubscribers, historyIsPublicTo, type ChannelCache } from '../channels/access.ts';
+import { cachedChannelWithSubscribers, historyIsPublicTo, readableHistoryChannelIdsSql, type ChannelCache } from '../channels/access.ts';
 import { accessMessage, InvalidMessageError } from './access.ts';
 import { isGuest } from '../users/roles.ts';
 import { exactInsensitive, isDbId } from '../rows.ts';
@@ -113,21 +113,9 @@ async function dmParticipants(db: Db, realm: Realm, viewer: User, term: NarrowTe
   return [...ids].sort((a, b) => a - b);
 }
 
-/**
- * SQL for the IDs of the channels whose whole history the viewer may read (`historyIsPublicTo`,
- * in SQL): narrows use it as a subquery, so reading it costs no statement of its own.
- */
-export function readableChannelIdsSql(viewer: User): Prisma.Sql {
-  return Prisma.sql`SELECT c.id FROM "Channel" c
-    LEFT JOIN "Subscription" s ON s."channelId" = c.id AND s."userId" = ${viewer.id} AND s.active
-    WHERE c."realmId" = ${viewer.realmId}
-      AND CASE WHEN c."inviteOnly" THEN c."historyPublicToSubscribers" AND s.id IS NOT NULL
-               ELSE ${!isGuest(viewer)} OR s.id IS NOT NULL END`;
-}
-
-/** Channel IDs whose whole history the viewer may read. */
-export async function channelsWithReadableHistory(db: Db, viewer: User): Promise<number[]> {
-  return (await db.$queryRaw<{ id: number }[]>(readableChannelIdsSql(viewer))).map((r) => r.id);
+/** Channel IDs whose whole history the viewer may read (`readableHistoryChannelIdsSql`). */
+export async function channelsWithReadableHistory(db: Db, viewer: User, options: { webPublic?: boolean } = {}): Promise<number[]> {
+  return (await db.$queryRaw<{ id: number }[]>(readableHistoryChannelIdsSql(viewer, options))).map((r) => r.id);
 }
 
 /** Where a narrow's channel lookups may be cached: the request's context (not inside a transaction). */
@@ -174,7 +162,7 @@ async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm,
       const { channel, subscribed } = await narrowChannel(db, realm, viewer, term.operand, cache);
       // A channel whose history the viewer may not read (a private one they are not in, or left) is
       // no error, as in Zulip: the narrow keeps to the messages they received there.
-      const readable = historyIsPublicTo(channel, viewer, subscribed);
+      const readable = await historyIsPublicTo(db, channel, viewer, subscribed);
       return { cond: Prisma.sql`m."channelId" = ${channel.id}`, widens: readable, readableChannel: readable };
     }
     case 'channels': {
@@ -182,7 +170,9 @@ async function compileTerm(db: Db, realm: Realm, viewer: User, term: NarrowTerm,
       const cond = term.operand === 'public'
         ? Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND NOT "inviteOnly")`
         : Prisma.sql`m."channelId" IN (SELECT id FROM "Channel" WHERE "realmId" = ${realm.id} AND "isWebPublic")`;
-      return { cond, widens: true };
+      // As Zulip's ok_to_include_history: only `channels:public`, and only for a user who may read
+      // public channels (not a guest), reaches messages the viewer never received.
+      return { cond, widens: term.operand === 'public' && !isGuest(viewer) };
     }
     case 'topic': {
       if (typeof term.operand !== 'string') throw new BadNarrowError("invalid operand for 'topic'");
@@ -321,7 +311,7 @@ function isCondition(operand: string, viewer: User): Prisma.Sql {
 export function readableMessagesMatching(realm: Realm, viewer: User, narrow: CompiledNarrow): Prisma.Sql {
   const access = !narrow.channelWide ? Prisma.sql`um."userId" IS NOT NULL`
     : narrow.inReadableChannel ? Prisma.sql`TRUE`
-    : Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" IN (${readableChannelIdsSql(viewer)}))`;
+    : Prisma.sql`(um."userId" IS NOT NULL OR m."channelId" IN (${readableHistoryChannelIdsSql(viewer)}))`;
   return Prisma.sql`FROM "Message" m
     LEFT JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${viewer.id}
     WHERE m."realmId" = ${realm.id} AND ${access} AND ${narrow.where}`;

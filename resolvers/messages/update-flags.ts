@@ -14,7 +14,7 @@ export async function updateMessageFlags(ctx: Context, user: User, messageIds: n
   const value = op === 'add';
   const ids = [...new Set(messageIds)];
   // Computed outside the transaction: PGlite has one connection, so nothing may wait on it inside.
-  const readable = await channelsWithReadableHistory(ctx.db, user);
+  const readable = await channelsWithReadableHistory(ctx.db, user, { webPublic: false });
   const changed = await ctx.db.$transaction(async (tx) => {
     const rows = await tx.userMessage.findMany({ where: { userId: user.id, messageId: { in: ids } }, select: { messageId: true, read: true, starred: true, collapsed: true } });
     const have = new Set(rows.map((r) => r.messageId));
@@ -22,7 +22,7 @@ export async function updateMessageFlags(ctx: Context, user: User, messageIds: n
     if (toChange.length) await tx.userMessage.updateMany({ where: { userId: user.id, messageId: { in: toChange } }, data: { [column]: value } });
     const missing = ids.filter((id) => !have.has(id));
     if (missing.length) {
-      // Messages the user never received count only when they may read them (public history).
+      // Messages the user never received count only when they may read them (hasMessageAccess).
       const accessible = await tx.message.findMany({ where: { id: { in: missing }, realmId: ctx.realm.id, channelId: { in: readable } }, select: { id: true } });
       if (accessible.length !== missing.length) throw new InvalidMessageError();
       // Starring such a message gives the user a historical row, as in Zulip.

@@ -17,7 +17,7 @@ export async function accessChannelContent(db: Db, user: User, channelId: number
   const channel = await db.channel.findUnique({ where: { id: channelId } });
   const subscribed = channel ? await isSubscribed(db, user.id, channel.id) : false;
   if (!channel || !(await hasContentAccess(db, user, channel, subscribed))) throw new BadRequestError('Invalid channel ID');
-  const readable = historyIsPublicTo(channel, user, subscribed)
+  const readable = (await historyIsPublicTo(db, channel, user, subscribed))
     ? Prisma.sql`TRUE`
     : Prisma.sql`EXISTS (SELECT 1 FROM "UserMessage" um WHERE um."messageId" = m.id AND um."userId" = ${user.id})`;
   return { channel, readable };
