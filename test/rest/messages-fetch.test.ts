@@ -30,6 +30,12 @@ beforeAll(async () => {
 
 const idsOf = (res: { body: { messages: { id: number }[] } }) => res.body.messages.map((m) => m.id);
 
+/** The newest 50 messages of a narrow, through REST and through GraphQL. */
+const NARROW_QUERY = 'query($narrow: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 50, numAfter: 0, narrow: $narrow) { messages { id flags } } }';
+const byNarrow = (who: MadeUser, narrow: object[]) => t.client(who).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow });
+const graphqlIds = async (who: MadeUser, narrow: object[]) =>
+  (await ok(t, NARROW_QUERY, { narrow }, who)).messages.messages.map((m: { id: number }) => m.id);
+
 describe('GET /messages parameters', () => {
   it('requires anchor unless use_first_unread_anchor', async () => {
     const res = await t.client(alice).get('/messages', { num_before: 1, num_after: 1 });
@@ -296,10 +302,6 @@ describe('GET /messages narrows', () => {
 describe('GET /messages: an id term reaches only messages the viewer received', () => {
   // Zulip's ok_to_include_history looks only at channel terms (and channels:public): `id` alone
   // keeps to the viewer's UserMessage rows; a message link (channel + id) reaches the channel's history.
-  const ID_QUERY = 'query($narrow: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 10, numAfter: 0, narrow: $narrow) { messages { id flags } } }';
-  const byNarrow = (who: MadeUser, narrow: object[]) => t.client(who).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
-  const graphqlIds = async (who: MadeUser, narrow: object[]) =>
-    (await ok(t, ID_QUERY, { narrow }, who)).messages.messages.map((m: { id: number }) => m.id);
 
   it('alone, finds a public-channel message only for a viewer who received it; with a readable channel term, in its history', async () => {
     // Carol is not subscribed to design: she may read its history but received none of it.
@@ -331,10 +333,6 @@ describe('GET /messages: a channel narrow to a channel the viewer may not read',
   // Zulip's NarrowBuilder.by_channel finds the channel with get_stream_by_narrow_operand_access_unchecked
   // ("you can see your own message history for private channels you are no longer subscribed to"),
   // and ok_to_include_history keeps such a narrow to the viewer's UserMessage rows: 200, no error.
-  const NARROW_QUERY = 'query($narrow: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 50, numAfter: 0, narrow: $narrow) { messages { id flags } } }';
-  const byNarrow = (who: MadeUser, narrow: object[]) => t.client(who).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow });
-  const graphqlIds = async (who: MadeUser, narrow: object[]) =>
-    (await ok(t, NARROW_QUERY, { narrow }, who)).messages.messages.map((m: { id: number }) => m.id);
 
   it('a private channel the viewer is not in: success and no message, by name or ID', async () => {
     const vaultId = (await t.client(alice).get('/get_stream_id', { stream: 'vault' })).body.stream_id;
@@ -408,8 +406,6 @@ describe('GET /messages: a with term stands for its message\'s conversation', ()
   // message's current channel and topic (or direct conversation) replace the narrow's channel, topic
   // and dm terms; a message the viewer may not read leaves the rest of the narrow if that names a
   // conversation, and is refused otherwise.
-  const WITH_QUERY = 'query($narrow: [NarrowTermInput!]) { messages(anchor: "newest", numBefore: 50, numAfter: 0, narrow: $narrow) { messages { id } } }';
-  const byNarrow = (who: MadeUser, narrow: object[]) => t.client(who).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow });
   const withTerm = (id: unknown) => ({ operator: 'with', operand: id });
 
   it('replaces the channel and topic terms with the message\'s own, reaching a readable channel\'s history', async () => {
@@ -418,7 +414,7 @@ describe('GET /messages: a with term stands for its message\'s conversation', ()
     expect(idsOf(await byNarrow(carol, [...channelNarrow('design', 'colors'), withTerm(ids.d3)]))).toEqual([ids.d3]);
     expect(idsOf(await byNarrow(bob, [...channelNarrow('general', 'lunch'), withTerm(ids.d1)]))).toEqual([ids.d1, ids.d2, ids.d4]);
     expect(idsOf(await byNarrow(bob, [withTerm(String(ids.d1)), { operator: 'sender', operand: bob.userId }]))).toEqual([ids.d4]);
-    const data = await ok(t, WITH_QUERY, { narrow: [{ operator: 'channel', operand: 'general' }, withTerm(ids.d3)] }, carol);
+    const data = await ok(t, NARROW_QUERY, { narrow: [{ operator: 'channel', operand: 'general' }, withTerm(ids.d3)] }, carol);
     expect(data.messages.messages.map((m: { id: number }) => m.id)).toEqual([ids.d3]);
   });
 
@@ -436,7 +432,7 @@ describe('GET /messages: a with term stands for its message\'s conversation', ()
       const res = await byNarrow(who, narrow);
       expect(res.body, JSON.stringify(narrow)).toEqual({ result: 'error', code: 'BAD_NARROW', msg: "Invalid narrow operator: Invalid 'with' operator", desc: "Invalid 'with' operator" });
     }
-    const { error } = await fails(t, WITH_QUERY, { narrow: [withTerm(ids.v1)] }, bob);
+    const { error } = await fails(t, NARROW_QUERY, { narrow: [withTerm(ids.v1)] }, bob);
     expect(error.message).toBe("Invalid narrow operator: Invalid 'with' operator");
   });
 
