@@ -9,6 +9,7 @@
 // (schema/direct-results.ts resultJson) is spliced into the frame rather than serialized again.
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
+import { GraphQLError } from 'graphql';
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { toGraphQLError } from '../schema/errors.ts';
@@ -95,10 +96,19 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
       const limited = await limitRequest(services, facts, ctx.extra.request.socket.remoteAddress ?? '');
       if (limited) return [toGraphQLError(limited)];
       const { schema: s, execute, subscribe, contextFactory, parse: p, validate: v } = yoga.getEnveloped({ facts } as any);
+      // A syntax error answers its operation, as over HTTP: thrown, graphql-ws would close the whole
+      // socket (4500) and end the caller's other subscriptions with it.
+      let document;
+      try {
+        document = p(payload.query);
+      } catch (error) {
+        if (error instanceof GraphQLError) return [error];
+        throw error;
+      }
       const args = {
         schema: s,
         operationName: payload.operationName,
-        document: p(payload.query),
+        document,
         variableValues: payload.variables,
         contextValue: await contextFactory(),
         rootValue: { execute, subscribe },
@@ -137,7 +147,9 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
           // A reader this far behind holds its subscriptions' next frames back until this one is written.
           return new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
         },
-        close: (code, reason) => socket.close(code, reason),
+        // graphql-ws puts a client's operation ID in some reasons ("Subscriber for <id> already
+        // exists"); ws throws on a reason over 123 bytes, which would turn the close into a 4500.
+        close: (code, reason) => socket.close(code, closeReason(reason)),
         onMessage: (handle) => socket.on('message', async (message) => {
           try {
             await handle(String(message));
@@ -161,6 +173,14 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
     },
   };
+}
+
+/** `reason` cut to the 123 bytes a WebSocket close frame has room for. */
+export function closeReason(reason = ''): string {
+  if (Buffer.byteLength(reason) <= 123) return reason;
+  let cut = reason.slice(0, 120);
+  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
+  return `${cut}…`;
 }
 
 /**

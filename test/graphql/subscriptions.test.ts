@@ -281,3 +281,77 @@ describe('graphql-ws connection_init credentials', () => {
     expect(await connect()).toEqual({ acked: true });
   });
 });
+
+describe('graphql-ws protocol over Parley\'s sockets', () => {
+  /** A raw graphql-transport-ws socket: the frames it got, and how it closed. */
+  async function rawSocket(protocol: string | null = 'graphql-transport-ws') {
+    const ws = new WebSocket(`ws://127.0.0.1:${t.port}/graphql`, protocol ?? undefined);
+    const frames: any[] = [];
+    const waiters: Array<() => void> = [];
+    ws.on('message', (data) => { frames.push(JSON.parse(String(data))); for (const w of waiters.splice(0)) w(); });
+    let closedWith: { code: number; reason: string } | undefined;
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => {
+      resolve((closedWith = { code, reason: String(reason) }));
+      for (const w of waiters.splice(0)) w();
+    }));
+    await new Promise((resolve) => ws.once('open', resolve));
+    /** Resolves with the first frame (from the start) that matches; rejects once the socket closed without one. */
+    const frame = async (match: (f: any) => boolean): Promise<any> => {
+      for (;;) {
+        const found = frames.find(match);
+        if (found) return found;
+        if (closedWith) throw new Error(`closed ${closedWith.code} ${closedWith.reason}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    };
+    const send = (message: object) => ws.send(JSON.stringify(message));
+    const init = async (user: Credentials) => {
+      send({ type: 'connection_init', payload: { authorization: 'Basic ' + Buffer.from(`${user.email}:${user.apiKey}`).toString('base64') } });
+      await frame((f) => f.type === 'connection_ack');
+    };
+    return { ws, frames, closed, frame, send, init };
+  }
+
+  it('answers a query with a syntax error on its own operation, leaving the socket and its subscriptions open', async () => {
+    const queueId = await registerQueue(bob);
+    const socket = await rawSocket();
+    await socket.init(bob);
+    socket.send({ id: 'events', type: 'subscribe', payload: { query: SUBSCRIBE, variables: { q: queueId } } });
+    socket.send({ id: 'broken', type: 'subscribe', payload: { query: 'subscription { queueEvents(' } });
+    const error = await socket.frame((f) => f.id === 'broken');
+    expect(error.type).toBe('error');
+    expect(error.payload[0].message).toMatch(/^Syntax Error/);
+    await sendDirect(t.client(alice), [bob.userId], 'still subscribed');
+    const next = await socket.frame((f) => f.id === 'events' && f.payload?.data?.queueEvents?.type === 'message');
+    expect(next.payload.data.queueEvents.message.content).toBe('still subscribed');
+    socket.ws.close();
+  });
+
+  it('closes with 4409 on an operation ID already in use, however long the ID', async () => {
+    const queueId = await registerQueue(bob);
+    const socket = await rawSocket();
+    await socket.init(bob);
+    const id = 'x'.repeat(200);
+    socket.send({ id, type: 'subscribe', payload: { query: SUBSCRIBE, variables: { q: queueId } } });
+    socket.send({ id, type: 'subscribe', payload: { query: SUBSCRIBE, variables: { q: queueId } } });
+    const { code, reason } = await socket.closed;
+    expect(code).toBe(4409);
+    expect(reason).toMatch(/^Subscriber for x+…$/);
+    expect(Buffer.byteLength(reason)).toBeLessThanOrEqual(123);
+  });
+
+  it('answers the protocol\'s ping with a pong carrying its payload, before and after connection_init', async () => {
+    const socket = await rawSocket();
+    socket.send({ type: 'ping', payload: { n: 1 } });
+    expect(await socket.frame((f) => f.type === 'pong')).toEqual({ type: 'pong', payload: { n: 1 } });
+    await socket.init(bob);
+    socket.send({ type: 'ping' });
+    await socket.frame((f) => f.type === 'pong' && !('payload' in f));
+    socket.ws.close();
+  });
+
+  it('closes a socket without the graphql-transport-ws subprotocol with 4406', async () => {
+    const socket = await rawSocket(null);
+    expect((await socket.closed).code).toBe(4406);
+  });
+});
