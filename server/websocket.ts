@@ -31,6 +31,13 @@ interface Extra {
 /** Pings every this often; a socket that has not answered the previous ping by then is dropped. */
 const KEEP_ALIVE_MS = 12_000;
 
+/**
+ * The largest message a client may send. GraphQL operations over the socket carry no uploads, and the
+ * first message (connection_init) comes before any credentials: `ws` would otherwise buffer up to
+ * 100 MiB of it. A larger message closes the socket with 1009.
+ */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
 /** A socket with this much not yet handed to the kernel makes each subscription wait for its frame's write. */
 const BEHIND_BYTES = 1024 * 1024;
 
@@ -38,7 +45,7 @@ const BEHIND_BYTES = 1024 * 1024;
 export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<any, any>, settled: (() => Promise<void>) | undefined): GraphQLWebSocket {
   // The WebSocket server is not attached to the HTTP server: that would hand it the HTTP server's
   // errors (a port in use), which graphql-ws reports as an internal error of its own.
-  const wsServer = new WebSocketServer({ noServer: true, path: '/graphql', handleProtocols });
+  const wsServer = new WebSocketServer({ noServer: true, path: '/graphql', handleProtocols, maxPayload: MAX_MESSAGE_BYTES });
   // Each WebSocket operation gets an abort signal, so a completed or dropped subscription stops
   // waiting on its queue at once.
   const wsAborts = new WeakMap<object, Map<string, AbortController>>();
@@ -126,7 +133,9 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
   wsServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const json = new SplicedJson();
     spliced.set(socket, json);
-    socket.once('error', (error) => {
+    socket.once('error', (error: Error & { code?: string }) => {
+      // `ws` reports a client's malformed or oversized frame as WS_ERR_… and closes the socket itself.
+      if (error.code?.startsWith('WS_ERR_')) return;
       console.error('[parley] WebSocket error:', error);
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     });

@@ -350,6 +350,18 @@ describe('graphql-ws protocol over Parley\'s sockets', () => {
     socket.ws.close();
   });
 
+  it('closes a socket that sends a message over 1 MiB with 1009 (too big), before reading it', async () => {
+    const socket = await rawSocket();
+    socket.send({ type: 'connection_init', payload: { padding: 'x'.repeat(1024 * 1024) } });
+    expect((await socket.closed).code).toBe(1009);
+    // A large operation below the limit is read as usual.
+    const other = await rawSocket();
+    await other.init(bob);
+    other.send({ id: 'q', type: 'subscribe', payload: { query: `{ me { userId } } # ${'x'.repeat(512 * 1024)}` } });
+    expect((await other.frame((f) => f.id === 'q' && f.type === 'next')).payload.data.me.userId).toBe(bob.userId);
+    other.ws.close();
+  });
+
   it('closes a socket without the graphql-transport-ws subprotocol with 4406', async () => {
     const socket = await rawSocket(null);
     expect((await socket.closed).code).toBe(4406);
