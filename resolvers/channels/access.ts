@@ -47,17 +47,32 @@ export async function hasMetadataAccess(db: Reader, user: User, channel: Channel
 }
 
 /**
+ * May the user post in the channel without further ado? Zulip's access_stream_for_send_message,
+ * past its can_send_message_group and archive checks: a web-public channel takes even guests'
+ * messages, a public one members', and otherwise a subscriber's; the members of the groups above
+ * may post without subscribing only where the history is shared (they could read it all anyway).
+ */
+export async function hasPostingAccess(db: Reader, user: User, channel: Channel, subscribed?: boolean): Promise<boolean> {
+  if (channel.realmId !== user.realmId) return false;
+  if (channel.isWebPublic) return true;
+  if (!channel.inviteOnly && !isGuest(user)) return true;
+  if (subscribed ?? (await isSubscribed(db, user.id, channel.id))) return true;
+  return channel.historyPublicToSubscribers && !isGuest(user) && groupsGrantContentAccess(db, user, channel);
+}
+
+/**
  * May read the channel's whole history, or only the messages they received? Zulip's
  * can_access_stream_history, which decides whether a channel narrow reaches messages the user
  * never received: a web-public channel's history is open to everyone (guests included), a public
  * channel's to members, and otherwise shared history to whoever has content access (subscribers,
- * and the members of the groups above).
+ * and the members of the groups above) while the channel is not archived (Zulip checks that
+ * content access with access_stream_common, which refuses archived channels).
  */
 export async function historyIsPublicTo(db: Reader, channel: Channel, user: User, subscribed?: boolean): Promise<boolean> {
   if (channel.realmId !== user.realmId) return false;
   if (channel.isWebPublic) return true;
   if (!channel.inviteOnly && !isGuest(user)) return true;
-  return channel.historyPublicToSubscribers && hasContentAccess(db, user, channel, subscribed);
+  return channel.historyPublicToSubscribers && !channel.isArchived && hasContentAccess(db, user, channel, subscribed);
 }
 
 /**
@@ -65,10 +80,14 @@ export async function historyIsPublicTo(db: Reader, channel: Channel, user: User
  * has_message_access (by message ID: fetching, reacting, flags, edit history, read receipts).
  * Stricter than `historyIsPublicTo` in two ways, as in Zulip: a guest needs a subscription even
  * in a web-public channel, and in a private channel (or for a guest) having received the message
- * is not enough without a subscription or a group granting content access.
+ * is not enough without a subscription or a group granting content access. Changing the message
+ * (`modifying`: editing, moving, deleting, reacting, widgets) is refused in an archived channel.
  */
-export async function hasMessageAccess(db: Reader, user: User, channel: Channel, received: boolean, subscribed?: boolean): Promise<boolean> {
+export async function hasMessageAccess(
+  db: Reader, user: User, channel: Channel, received: boolean, { subscribed, modifying = false }: { subscribed?: boolean; modifying?: boolean } = {},
+): Promise<boolean> {
   if (channel.realmId !== user.realmId) return false;
+  if (modifying && channel.isArchived) return false;
   if (!channel.inviteOnly && !isGuest(user)) return true;
   if (!channel.historyPublicToSubscribers && !received) return false;
   if (subscribed ?? (await isSubscribed(db, user.id, channel.id))) return true;
@@ -77,26 +96,45 @@ export async function hasMessageAccess(db: Reader, user: User, channel: Channel,
 
 /**
  * SQL for the IDs of the user's channels whose whole history they may read: `historyIsPublicTo`
- * in SQL, so narrows use it as a subquery at no statement of its own. Without `webPublic`, a
- * guest's web-public channels count only when subscribed: `hasMessageAccess` for messages the
- * user never received.
+ * in SQL, so narrows use it as a subquery at no statement of its own. Without `webPublic`, it is
+ * `hasMessageAccess` for messages the user never received instead: a guest's web-public channels
+ * count only when subscribed, and archived channels' shared history stays readable.
  */
 export function readableHistoryChannelIdsSql(user: User, { webPublic = true }: { webPublic?: boolean } = {}): Prisma.Sql {
   const guest = isGuest(user);
+  return Prisma.sql`SELECT c.id FROM "Channel" c
+    WHERE c."realmId" = ${user.realmId}
+      AND (${guest ? (webPublic ? Prisma.sql`c."isWebPublic"` : Prisma.sql`FALSE`) : Prisma.sql`NOT c."inviteOnly"`}
+        OR (c."historyPublicToSubscribers" AND ${webPublic ? Prisma.sql`NOT c."isArchived" AND ` : Prisma.empty}${contentAccessSql(user)}))`;
+}
+
+/**
+ * SQL condition on a message `m`: `hasMessageAccess`, for every message the user may read by ID
+ * (a direct message they received, or a channel message as above). Uploads follow it: Zulip's
+ * validate_attachment_request lets a user read a file linked from a message they may read.
+ */
+export function readableMessageSql(user: User): Prisma.Sql {
+  const received = Prisma.sql`EXISTS (SELECT 1 FROM "UserMessage" um WHERE um."messageId" = m.id AND um."userId" = ${user.id})`;
+  return Prisma.sql`(m."realmId" = ${user.realmId} AND CASE WHEN m."channelId" IS NULL THEN ${received}
+    ELSE m."channelId" IN (SELECT c.id FROM "Channel" c WHERE c."realmId" = ${user.realmId}
+      AND (${isGuest(user) ? Prisma.sql`FALSE` : Prisma.sql`NOT c."inviteOnly"`}
+        OR ((c."historyPublicToSubscribers" OR ${received}) AND ${contentAccessSql(user)}))) END)`;
+}
+
+/**
+ * SQL condition on a channel `c`: subscribed, or (never for guests) in a group granting content
+ * access, directly or through subgroups (system groups follow roles: every user is a direct member
+ * of their role's group).
+ */
+function contentAccessSql(user: User): Prisma.Sql {
   const subscribed = Prisma.sql`EXISTS (SELECT 1 FROM "Subscription" s WHERE s."channelId" = c.id AND s."userId" = ${user.id} AND s.active)`;
-  // Groups the user is in, directly or through subgroups (system groups follow roles: every user is
-  // a direct member of their role's group).
+  if (isGuest(user)) return subscribed;
   const groups = Prisma.sql`WITH RECURSIVE mine(id) AS (
       SELECT g."groupId" FROM "UserGroupMember" g WHERE g."userId" = ${user.id}
       UNION
       SELECT sg."supergroupId" FROM "UserGroupSubgroup" sg JOIN mine ON sg."subgroupId" = mine.id
     ) SELECT id FROM mine`;
-  const content = guest ? subscribed
-    : Prisma.sql`(${subscribed} OR c."canSubscribeGroupId" IN (${groups}) OR c."canAddSubscribersGroupId" IN (${groups}))`;
-  return Prisma.sql`SELECT c.id FROM "Channel" c
-    WHERE c."realmId" = ${user.realmId}
-      AND (${guest ? (webPublic ? Prisma.sql`c."isWebPublic"` : Prisma.sql`FALSE`) : Prisma.sql`NOT c."inviteOnly"`}
-        OR (c."historyPublicToSubscribers" AND ${content}))`;
+  return Prisma.sql`(${subscribed} OR c."canSubscribeGroupId" IN (${groups}) OR c."canAddSubscribersGroupId" IN (${groups}))`;
 }
 
 /**

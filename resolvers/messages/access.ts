@@ -11,7 +11,10 @@ export class InvalidMessageError extends BadRequestError {
   }
 }
 
-export async function accessMessage(db: Db, viewer: User, messageId: number): Promise<{ message: Message; userMessage: UserMessage | null }> {
+/** `modifying`: Zulip's is_modifying_message, for changes to the message (refused once archived). */
+export async function accessMessage(
+  db: Db, viewer: User, messageId: number, { modifying = false }: { modifying?: boolean } = {},
+): Promise<{ message: Message; userMessage: UserMessage | null }> {
   const message = await db.message.findUnique({ where: { id: messageId } });
   if (!message || message.realmId !== viewer.realmId) throw new InvalidMessageError();
   const userMessage = await db.userMessage.findUnique({ where: { userId_messageId: { userId: viewer.id, messageId } } });
@@ -19,7 +22,7 @@ export async function accessMessage(db: Db, viewer: User, messageId: number): Pr
     if (userMessage) return { message, userMessage };
   } else {
     const channel = await db.channel.findUnique({ where: { id: message.channelId } });
-    if (channel && (await hasMessageAccess(db, viewer, channel, userMessage != null))) return { message, userMessage };
+    if (channel && (await hasMessageAccess(db, viewer, channel, userMessage != null, { modifying }))) return { message, userMessage };
   }
   throw new InvalidMessageError();
 }

@@ -8,7 +8,7 @@ import { announceFirstMessageIds, recomputeFirstMessageId } from '../channels/fi
 import { removeAttachments, uploadsOnlyLinkedBy } from '../uploads/attachments.ts';
 
 export async function deleteMessage(ctx: Context, user: User, messageId: number): Promise<void> {
-  const { message } = await accessMessage(ctx.db, user, messageId);
+  const { message } = await accessMessage(ctx.db, user, messageId, { modifying: true });
   const channel = message.channelId != null ? await ctx.db.channel.findUnique({ where: { id: message.channelId } }) : null;
   const canDeleteAny = (await isUserInGroup(ctx.db, user, ctx.realm.canDeleteAnyMessageGroupId))
     || (channel != null && (await isUserInGroup(ctx.db, user, channel.canDeleteAnyMessageGroupId)));

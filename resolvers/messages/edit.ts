@@ -5,15 +5,15 @@ import type { Channel, Message } from '../../prisma/generated/client/client.ts';
 import type { UpdateMessageEvent } from './events.ts';
 import type { Prisma, Realm, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
-import { BadRequestError, PermissionDeniedError, StreamDoesNotExistError } from '../errors.ts';
+import { BadRequestError, PermissionDeniedError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
-import { hasContentAccess, historyIsPublicTo, isSubscribed } from '../channels/access.ts';
+import { hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
 import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import { isModerator } from '../users/roles.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { announceFirstMessageIds, recomputeFirstMessageId, type FirstMessageChange } from '../channels/first-message.ts';
-import { checkCanPost, normalizeContent } from './send.ts';
+import { checkSendGroup, normalizeContent } from './send.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { announceUpdates, applyAttachmentChange, planAttachmentChange, type AttachmentChange } from '../uploads/attachments.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
@@ -124,7 +124,7 @@ export async function editMessage(ctx: Context, user: User, messageId: number, i
 
 /** Zulip's validate_message_edit_payload, build_message_edit_request and the permission checks. */
 async function planEdit(ctx: Context, user: User, messageId: number, input: EditInput): Promise<EditPlan> {
-  const { message } = await accessMessage(ctx.db, user, messageId);
+  const { message } = await accessMessage(ctx.db, user, messageId, { modifying: true });
   const realm = ctx.realm;
   if (input.content == null && input.topic == null && input.streamId == null) {
     throw new BadRequestError('Nothing to change');
@@ -172,10 +172,11 @@ async function planEdit(ctx: Context, user: User, messageId: number, input: Edit
     }
     if (input.streamId != null && input.streamId !== channel.id) {
       const target = await ctx.db.channel.findFirst({ where: { id: input.streamId, realmId: realm.id } });
-      if (!target || !(await hasContentAccess(ctx.db, user, target))) throw StreamDoesNotExistError.byId(input.streamId);
-      if (target.isArchived) throw new BadRequestError('Invalid channel ID');
-      // Moving messages into a channel is posting there.
-      await checkCanPost(ctx, user, target, await isSubscribed(ctx.db, user.id, target.id));
+      // Zulip's access_stream_by_id_for_message: the same answer for missing, unreadable and
+      // archived targets.
+      if (!target || target.isArchived || !(await hasContentAccess(ctx.db, user, target))) throw new BadRequestError('Invalid channel ID');
+      // Of posting's checks, only can_send_message_group applies to a move (check_update_message).
+      await checkSendGroup(ctx, user, target);
       plan.targetChannel = target;
     }
     const resolveOnly = plan.newTopic != null && !plan.targetChannel && resolution(message.topic, plan.newTopic) !== null;

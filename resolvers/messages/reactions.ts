@@ -61,7 +61,7 @@ function reactionEvent(
 }
 
 export async function addReaction(ctx: Context, user: User, messageId: number, input: ReactionInput): Promise<void> {
-  const { message, userMessage } = await accessMessage(ctx.db, user, messageId);
+  const { message, userMessage } = await accessMessage(ctx.db, user, messageId, { modifying: true });
   const emoji = await resolveEmoji(ctx, input, true);
   const existing = await ctx.db.reaction.findUnique({
     where: { messageId_userId_emojiCode_reactionType: { messageId, userId: user.id, emojiCode: emoji.code, reactionType: emoji.type } },
@@ -88,7 +88,7 @@ export async function addReaction(ctx: Context, user: User, messageId: number, i
 }
 
 export async function removeReaction(ctx: Context, user: User, messageId: number, input: ReactionInput): Promise<void> {
-  await accessMessage(ctx.db, user, messageId);
+  await accessMessage(ctx.db, user, messageId, { modifying: true });
   if (!input.emojiName && !input.emojiCode) throw new BadRequestError('At least one of the following arguments must be present: emoji_name, emoji_code');
   let where: { messageId: number; userId: number; emojiCode?: string; reactionType?: string; emojiName?: string };
   if (input.emojiCode) {

@@ -3,7 +3,7 @@
 import { Prisma, type Channel, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
-import { cachedChannelWithSubscribers, hasContentAccess, isSubscribed, type ChannelWithSubscribers } from '../channels/access.ts';
+import { cachedChannelWithSubscribers, hasContentAccess, hasPostingAccess, isSubscribed, type ChannelWithSubscribers } from '../channels/access.ts';
 import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
 import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-mentions.ts';
@@ -15,13 +15,12 @@ import { renderForRealm, topicLinksForRealm } from './render.ts';
 import { checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { messageRecord } from './present.ts';
 import { avatarUrl } from '../users/avatars.ts';
-import { isAdmin, isGuest } from '../users/roles.ts';
+import { isAdmin } from '../users/roles.ts';
 import { flagList, type UserMessageFlags } from './flags.ts';
 import { usersAlertedBy } from '../users/alert-words.ts';
 import { usersMuting } from '../users/muted-users.ts';
 import { announceUpdates, claimableAttachmentIds } from '../uploads/attachments.ts';
 import { serviceBotTriggers } from '../bots/service-bots.ts';
-import { INCOMING_WEBHOOK_BOT } from '../bots/bots.ts';
 import { onCommit } from '../transaction.ts';
 import { driverQuery } from '../../prisma/database.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from './markdown.ts';
@@ -86,18 +85,37 @@ async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, 
   return { kind: 'channel', channel: channel!, topic: normalized, subscriberIds };
 }
 
+/**
+ * Zulip's access_stream_for_send_message, in its order: can_send_message_group first (a bot may
+ * post where its owner may), then the archive, then `hasPostingAccess`, which a bot also passes
+ * when its owner is subscribed.
+ */
 export async function checkCanPost(ctx: Context, sender: User, channel: Channel, subscribed: boolean): Promise<void> {
-  const denied = () => new BadRequestError(`Not authorized to send to channel '${channel.name}'`);
-  if (channel.isArchived) throw denied();
-  // A private channel: subscribers only (a bot may post where its owner could).
-  if (channel.inviteOnly && !subscribed) {
-    const owner = sender.isBot && sender.botOwnerId ? await ctx.db.user.findUnique({ where: { id: sender.botOwnerId } }) : null;
-    if (!owner || !(await isSubscribed(ctx.db, owner.id, channel.id))) throw denied();
+  const owner = botOwner(ctx, sender);
+  await checkSendGroup(ctx, sender, channel, owner);
+  if (channel.isArchived || !(await hasPostingAccess(ctx.db, sender, channel, subscribed))) {
+    const ownerRow = channel.isArchived ? null : await owner();
+    if (!ownerRow || !(await isSubscribed(ctx.db, ownerRow.id, channel.id))) {
+      throw new BadRequestError(`Not authorized to send to channel '${channel.name}'`);
+    }
   }
-  if (!channel.inviteOnly && isGuest(sender) && !subscribed) throw denied();
-  if (!(await isUserInGroup(ctx.db, sender, channel.canSendMessageGroupId)) && !(sender.isBot && sender.botType === INCOMING_WEBHOOK_BOT)) {
-    throw new BadRequestError('You do not have permission to post in this channel.');
-  }
+}
+
+/** A bot's owner, read once and only when a check needs it (most sends never do). */
+function botOwner(ctx: Context, user: User): () => Promise<User | null> {
+  let found: Promise<User | null> | undefined;
+  return () => (found ??= user.isBot && user.botOwnerId ? ctx.db.user.findUnique({ where: { id: user.botOwnerId } }) : Promise.resolve(null));
+}
+
+/**
+ * Zulip's check_stream_access_based_on_can_send_message_group: the one check moving messages into
+ * a channel shares with posting there. A bot failing it may still post where its owner passes.
+ */
+export async function checkSendGroup(ctx: Context, user: User, channel: Channel, owner = botOwner(ctx, user)): Promise<void> {
+  if (await isUserInGroup(ctx.db, user, channel.canSendMessageGroupId)) return;
+  const ownerRow = await owner();
+  if (ownerRow && (await isUserInGroup(ctx.db, ownerRow, channel.canSendMessageGroupId))) return;
+  throw new BadRequestError('You do not have permission to post in this channel.');
 }
 
 async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown, system: boolean): Promise<Recipient> {

@@ -6,7 +6,7 @@ import { Prisma, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { inTransaction } from '../transaction.ts';
-import { accessMessage, InvalidMessageError, messageAudience } from './access.ts';
+import { accessMessage, messageAudience } from './access.ts';
 
 /** A submessage on the wire (message records' `submessages`). */
 export interface SubmessageRecord {
@@ -154,13 +154,9 @@ export async function addSubmessage(ctx: Context, user: User, messageId: number,
     throw new BadRequestError('Invalid json for submessage');
   }
   return inTransaction(ctx, async (tx) => {
-    const { message } = await accessMessage(tx.db, user, messageId);
+    const { message } = await accessMessage(tx.db, user, messageId, { modifying: true });
     // Serializes submessages of one message (Zulip's access_message(..., lock_message=True)).
     await tx.db.$queryRaw(Prisma.sql`SELECT id FROM "Message" WHERE id = ${message.id} FOR UPDATE`);
-    if (message.channelId != null) {
-      const channel = await tx.db.channel.findUniqueOrThrow({ where: { id: message.channelId }, select: { isArchived: true } });
-      if (channel.isArchived) throw new InvalidMessageError();
-    }
     const existing = await tx.db.subMessage.findMany({ where: { messageId: message.id }, orderBy: { id: 'asc' } });
     // The message's sender starts the conversation; others may only join it.
     if (user.id !== message.senderId && !existing.some((s) => s.senderId === message.senderId)) {

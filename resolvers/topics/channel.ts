@@ -16,7 +16,8 @@ export interface ReadableChannel {
 export async function accessChannelContent(db: Db, user: User, channelId: number): Promise<ReadableChannel> {
   const channel = await db.channel.findUnique({ where: { id: channelId } });
   const subscribed = channel ? await isSubscribed(db, user.id, channel.id) : false;
-  if (!channel || !(await hasContentAccess(db, user, channel, subscribed))) throw new BadRequestError('Invalid channel ID');
+  // Zulip's access_stream_by_id, which refuses archived channels like inaccessible ones.
+  if (!channel || channel.isArchived || !(await hasContentAccess(db, user, channel, subscribed))) throw new BadRequestError('Invalid channel ID');
   const readable = (await historyIsPublicTo(db, channel, user, subscribed))
     ? Prisma.sql`TRUE`
     : Prisma.sql`EXISTS (SELECT 1 FROM "UserMessage" um WHERE um."messageId" = m.id AND um."userId" = ${user.id})`;

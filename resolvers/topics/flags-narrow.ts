@@ -5,7 +5,7 @@ import { Prisma, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, InvalidArgumentError } from '../errors.ts';
 import { MAX_MESSAGES_PER_FETCH } from '../limits.ts';
-import { EDITABLE_FLAGS, FLAG_COLUMNS, type FlagName } from '../messages/flags.ts';
+import { changeFlags, checkFlagChange } from '../messages/update-flags.ts';
 import { compileNarrow, readableMessagesMatching, type NarrowTerm } from '../messages/narrow.ts';
 
 export interface FlagsNarrowInput {
@@ -31,9 +31,7 @@ const INT32_MAX = 2_147_483_647;
 
 export async function updateFlagsForNarrow(ctx: Context, user: User, input: FlagsNarrowInput): Promise<FlagsNarrowResult> {
   const { db, realm } = ctx;
-  if (input.op !== 'add' && input.op !== 'remove') throw new BadRequestError(`Invalid message flag operation: '${input.op}'`);
-  if (!(input.flag in FLAG_COLUMNS)) throw new BadRequestError(`Invalid flag: '${input.flag}'`);
-  if (!EDITABLE_FLAGS.has(input.flag as FlagName)) throw new BadRequestError(`Flag not editable: '${input.flag}'`);
+  const { column, value } = checkFlagChange(input.op, input.flag);
   if (input.numBefore < 0) throw new InvalidArgumentError('num_before', 'num_before must be non-negative');
   if (input.numAfter < 0) throw new InvalidArgumentError('num_after', 'num_after must be non-negative');
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new BadRequestError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
@@ -65,26 +63,9 @@ export async function updateFlagsForNarrow(ctx: Context, user: User, input: Flag
   const foundOldest = anchor === 0 || beforeIds.length < input.numBefore;
   const foundNewest = anchor >= INT32_MAX || afterIds.length < input.numAfter;
 
-  const column = FLAG_COLUMNS[input.flag as FlagName] as 'read' | 'starred' | 'collapsed';
-  const value = input.op === 'add';
-  const changed = await db.$transaction(async (tx) => {
-    const rows = await tx.userMessage.findMany({ where: { userId: user.id, messageId: { in: ids } }, select: { messageId: true, read: true, starred: true, collapsed: true } });
-    const toChange = rows.filter((r) => r[column] !== value).map((r) => r.messageId);
-    if (toChange.length) await tx.userMessage.updateMany({ where: { userId: user.id, messageId: { in: toChange } }, data: { [column]: value } });
-    // Starring a message the user never received gives them a historical row, as in Zulip.
-    if (column === 'starred' && value) {
-      const have = new Set(rows.map((r) => r.messageId));
-      const missing = ids.filter((id) => !have.has(id));
-      if (missing.length) {
-        await tx.userMessage.createMany({ data: missing.map((messageId) => ({ userId: user.id, messageId, read: true, historical: true, starred: true })) });
-        toChange.push(...missing);
-      }
-    }
-    return toChange.sort((a, b) => a - b);
-  });
-  if (changed.length) {
-    ctx.events.publish(realm.id, [user.id], { type: 'update_message_flags', op: input.op, operation: input.op, flag: input.flag, messages: changed, all: false });
-  }
+  // The window's messages go through POST /messages/flags's rules, as Zulip's
+  // update_message_flags_for_narrow hands them to do_update_message_flags.
+  const changed = await changeFlags(ctx, user, ids, input.flag, column, value);
   return {
     processedCount: ids.length,
     updatedCount: changed.length,

@@ -40,12 +40,8 @@ async function typingReceivers(ctx: Context, userIds: number[]): Promise<number[
 
 export async function notifyEditTyping(ctx: Context, sender: User, messageId: number, op: string): Promise<void> {
   if (op !== 'start' && op !== 'stop') throw new BadRequestError('Invalid op');
-  const { message } = await accessMessage(ctx.db, sender, messageId);
-  if (message.channelId != null) {
-    const channel = await ctx.db.channel.findUniqueOrThrow({ where: { id: message.channelId } });
-    // Archived channels' messages cannot be edited (Zulip's is_modifying_message access).
-    if (channel.isArchived) throw new BadRequestError('Invalid message(s)');
-  }
+  // Archived channels' messages cannot be edited (Zulip's is_modifying_message access).
+  const { message } = await accessMessage(ctx.db, sender, messageId, { modifying: true });
   checkCanEditContent(ctx.realm, sender, message);
   const settings = effectiveSettings(sender, ctx.realm);
 

@@ -10,7 +10,7 @@ import { Prisma, type Realm, type User } from '../../prisma/generated/client/cli
 import type { Db } from '../../prisma/database.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, FileTooLargeError, ParleyError } from '../errors.ts';
-import { isGuest } from '../users/roles.ts';
+import { readableMessageSql } from '../channels/access.ts';
 import { inTransaction } from '../transaction.ts';
 import { initialStatePart } from '../events/initial-state/parts.ts';
 import type { UploadedFile } from '../emoji/custom.ts';
@@ -198,20 +198,12 @@ export async function canReadUpload(db: Reader, viewer: User | null, realm: Pick
       ) AS ok`;
     return row!.ok;
   }
+  // Zulip's validate_attachment_request comes to this: some message linking the file is one the
+  // viewer may read by ID (channel history through subscription or groups, messages received).
   const [row] = await db.$queryRaw<{ ok: boolean }[]>`
     SELECT EXISTS (
-      SELECT 1 FROM "AttachmentMessage" am
-      JOIN "Message" m ON m.id = am."messageId"
-      LEFT JOIN "Channel" c ON c.id = m."channelId"
-      WHERE am."attachmentId" = ${attachment.id} AND m."realmId" = ${realm.id} AND (
-        -- A public channel's messages are readable by every member (not by guests).
-        (c.id IS NOT NULL AND NOT c."inviteOnly" AND ${!isGuest(viewer)})
-        -- A message the viewer received: direct messages, private channels they were in.
-        OR EXISTS (SELECT 1 FROM "UserMessage" um WHERE um."messageId" = m.id AND um."userId" = ${viewer.id})
-        -- A private channel whose history its subscribers see, which the viewer is subscribed to.
-        OR (c.id IS NOT NULL AND c."historyPublicToSubscribers" AND EXISTS (
-          SELECT 1 FROM "Subscription" s WHERE s."channelId" = c.id AND s."userId" = ${viewer.id} AND s.active))
-      )
+      SELECT 1 FROM "AttachmentMessage" am JOIN "Message" m ON m.id = am."messageId"
+      WHERE am."attachmentId" = ${attachment.id} AND ${readableMessageSql(viewer)}
     ) AS ok`;
   return row!.ok;
 }
