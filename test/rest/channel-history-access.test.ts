@@ -4,7 +4,7 @@
 // 357): members of a private channel's can_subscribe_group or can_add_subscribers_group read it
 // without subscribing; guests never do, and read only web-public history they did not receive.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeChannel, sendToChannel, updateRealm, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendToChannel, updateRealm, type MadeUser, makeGroupThroughSubgroup } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 import { getEvents, registerQueue } from '../support/events.ts';
@@ -50,10 +50,7 @@ async function byIdReads(who: MadeUser, id: number): Promise<number[]> {
 beforeAll(async () => {
   const owner = t.ownerClient;
   await updateRealm(t, { enable_spectator_access: true });
-  const insiders = await owner.post('/user_groups/create', { name: 'insiders', description: 'read without joining', members: [] });
-  const inner = await owner.post('/user_groups/create', { name: 'inner circle', description: 'a subgroup', members: [carol.userId, guest.userId] });
-  expect((await owner.post(`/user_groups/${insiders.body.group_id}/subgroups`, { add: [inner.body.group_id] })).status).toBe(200);
-  const group = insiders.body.group_id as number;
+  const group = await makeGroupThroughSubgroup(owner, 'insiders', [carol.userId, guest.userId]);
 
   channels.plaza = await makeChannel(owner, 'plaza', { is_web_public: true, principals: [alice.userId] });
   channels.lodge = await makeChannel(owner, 'lodge', { principals: [alice.userId] });

@@ -5,7 +5,7 @@
 // can_add_subscribers_group (never guests). Moving messages into a channel asks only for content
 // access and can_send_message_group (check_update_message).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeBot, makeChannel, sendToChannel, updateRealm, type MadeUser } from '../support/factories.ts';
+import { makeBot, makeChannel, sendToChannel, updateRealm, type MadeUser, makeGroupThroughSubgroup } from '../support/factories.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { useOtherRealmOwner, useTeam, useTestServer } from '../support/fixtures.ts';
 import type { Credentials } from '../support/client.ts';
@@ -28,10 +28,7 @@ const refusal = (name: string) => `Not authorized to send to channel '${name}'`;
 beforeAll(async () => {
   const owner = t.ownerClient;
   await updateRealm(t, { enable_spectator_access: true });
-  const insiders = await owner.post('/user_groups/create', { name: 'insiders', description: 'post without joining', members: [] });
-  const inner = await owner.post('/user_groups/create', { name: 'inner circle', description: 'a subgroup', members: [carol.userId, guest.userId] });
-  expect((await owner.post(`/user_groups/${insiders.body.group_id}/subgroups`, { add: [inner.body.group_id] })).status).toBe(200);
-  const group = insiders.body.group_id as number;
+  const group = await makeGroupThroughSubgroup(owner, 'insiders', [carol.userId, guest.userId]);
   const speakers = await owner.post('/user_groups/create', { name: 'speakers', description: 'may post on stage', members: [alice.userId] });
   const nobody = (await owner.get('/user_groups')).body.user_groups.find((g: { name: string }) => g.name === 'role:nobody').id;
 

@@ -6,7 +6,7 @@
 // test/rest/uploads.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { makeChannel, sendToChannel, updateRealm, type MadeUser } from '../support/factories.ts';
+import { makeChannel, sendToChannel, updateRealm, type MadeUser, makeGroupThroughSubgroup } from '../support/factories.ts';
 import { graphql, type Credentials } from '../support/client.ts';
 import { multipart } from '../clients/support.ts';
 import { fails, ok } from '../graphql/helpers.ts';
@@ -48,10 +48,7 @@ async function linkIn(channel: keyof typeof urls): Promise<void> {
 beforeAll(async () => {
   const owner = t.ownerClient;
   await updateRealm(t, { enable_spectator_access: true });
-  const insiders = await owner.post('/user_groups/create', { name: 'insiders', description: 'read without joining', members: [] });
-  const inner = await owner.post('/user_groups/create', { name: 'inner circle', description: 'a subgroup', members: [carol.userId, guest.userId] });
-  expect((await owner.post(`/user_groups/${insiders.body.group_id}/subgroups`, { add: [inner.body.group_id] })).status).toBe(200);
-  const group = insiders.body.group_id as number;
+  const group = await makeGroupThroughSubgroup(owner, 'insiders', [carol.userId, guest.userId]);
   await makeChannel(owner, 'den', { invite_only: true, history_public_to_subscribers: true, can_subscribe_group: group, principals: [alice.userId] });
   await makeChannel(owner, 'club', { invite_only: true, history_public_to_subscribers: true, can_add_subscribers_group: group, principals: [alice.userId] });
   await makeChannel(owner, 'crypt', { invite_only: true, history_public_to_subscribers: false, can_subscribe_group: group, principals: [alice.userId, bob.userId, carol.userId] });

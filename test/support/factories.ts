@@ -108,6 +108,19 @@ export async function makeChannel(client: ApiClient, name: string, options: Reco
   return id.body.stream_id;
 }
 
+/**
+ * Creates a user group whose members are `members` only through a subgroup of theirs (so rules
+ * that read groups must follow subgroups); returns the outer group's ID.
+ */
+export async function makeGroupThroughSubgroup(client: ApiClient, name: string, members: number[]): Promise<number> {
+  const outer = await client.post('/user_groups/create', { name, description: `${name}, through a subgroup`, members: [] });
+  const inner = await client.post('/user_groups/create', { name: `${name} members`, description: `the members of ${name}`, members });
+  if (outer.status !== 200 || inner.status !== 200) throw new Error(`makeGroupThroughSubgroup: ${JSON.stringify([outer.body, inner.body])}`);
+  const linked = await client.post(`/user_groups/${outer.body.group_id}/subgroups`, { add: [inner.body.group_id] });
+  if (linked.status !== 200) throw new Error(`makeGroupThroughSubgroup: ${JSON.stringify(linked.body)}`);
+  return outer.body.group_id;
+}
+
 /** Creates a channel folder through POST /channel_folders/create (administrators); returns its ID. */
 export async function makeChannelFolder(client: ApiClient, name: string): Promise<number> {
   const res = await client.post('/channel_folders/create', { name, description: '' });
