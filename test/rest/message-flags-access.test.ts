@@ -98,3 +98,15 @@ describe('marking unread skips channels the user is not subscribed to', () => {
     expect(await flagsOf(alice, ids.attic)).not.toContain('read');
   });
 });
+
+describe('flags on a message not received, from parallel requests', () => {
+  it('several clients starring it at once all succeed, and it ends with one starred historical row', async () => {
+    // Each request may find no row and create one; a transaction that loses the race on the key is
+    // retried (resolvers/transaction.ts) and then finds the row made first.
+    const fresh = await sendToChannel(t.client(alice), 'lodge', 'fire', 'nobody but alice received this');
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => flagsRest(carol, [fresh], 'add', 'starred')));
+    expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 200, 200, 200, 200]);
+    expect(await flagsOf(carol, fresh)).toEqual(['historical', 'read', 'starred']);
+    expect(await t.db.userMessage.count({ where: { userId: carol.userId, messageId: fresh } })).toBe(1);
+  });
+});
