@@ -7,7 +7,7 @@ import type { Prisma, Realm, User } from '../../prisma/generated/client/client.t
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, PermissionDeniedError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
-import { hasContentAccess, historyIsPublicTo } from '../channels/access.ts';
+import { hasContentAccess, historyIsPublicTo, usersWithReadableHistory } from '../channels/access.ts';
 import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import { isModerator } from '../users/roles.ts';
@@ -388,8 +388,8 @@ async function accessAfterMove(ctx: TxContext<Context>, target: Channel, message
   const subscribed = new Set(subscribers.map((s) => s.userId));
   const holderIds = holders.map((h) => h.userId);
   const users = await ctx.db.user.findMany({ where: { id: { in: holderIds } } });
-  const keeps = await Promise.all(users.map((u) => subscribed.has(u.id) || historyIsPublicTo(ctx.db, target, u, false)));
-  const losing = users.filter((_, i) => !keeps[i]).map((u) => u.id);
+  const readers = await usersWithReadableHistory(ctx.db, target, users, new Set());
+  const losing = users.filter((u) => !subscribed.has(u.id) && !readers.has(u.id)).map((u) => u.id);
   const holding = new Set(holderIds);
   const gaining = [...subscribed].filter((id) => !holding.has(id));
   return { losing, gaining };

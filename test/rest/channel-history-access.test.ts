@@ -172,3 +172,17 @@ describe('the event queue does not widen with history access', () => {
     expect((await t.client(guest).post('/register', { all_public_streams: true })).body).toMatchObject({ msg: 'User not authorized for this query' });
   });
 });
+
+describe('moving messages into a private channel with shared history', () => {
+  it('those who received them keep them if the channel\'s groups let them read it; the others lose them', async () => {
+    // carol (in can_subscribe_group through a subgroup) and bob (in no group) both receive it in lodge.
+    await t.ownerClient.post('/users/me/subscriptions', { subscriptions: [{ name: 'lodge' }], principals: [bob.userId, carol.userId] });
+    const moved = await sendToChannel(t.client(alice), 'lodge', 'moving', 'about to move');
+    for (const who of [bob, carol]) expect((await t.client(who).post('/messages/flags', { messages: [moved], op: 'add', flag: 'starred' })).status).toBe(200);
+    const res = await t.client(alice).patch(`/messages/${moved}`, { stream_id: channels.den, propagate_mode: "change_one" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // carol keeps her row (and its star); bob's is gone with his access.
+    expect((await t.client(carol).get(`/messages/${moved}`)).body.message.flags).toContain('starred');
+    expect((await t.client(bob).get(`/messages/${moved}`)).body).toMatchObject({ result: 'error', msg: 'Invalid message(s)' });
+  });
+});
