@@ -21,24 +21,38 @@ const asIs = new WeakMap<object, AsIsStream>();
  * Returns `stream` from a subscription field's `subscribe`, marked as yielding events the field
  * resolves and serializes unchanged (`resolve: (event) => event` to a scalar whose `serialize` is
  * the identity): only such a field may use it. `json`, when given, is JSON.stringify(event) made
- * more cheaply (a fan-out's events share most of their JSON): see `resultJson`.
+ * more cheaply (a fan-out's events share most of their JSON): see `takeDirectStream`.
  */
 export function resultsAsIs<T>(ctx: object, stream: AsyncIterableIterator<T>, json?: (event: T) => string): AsyncIterableIterator<T> {
   asIs.set(ctx, { stream, json });
   return stream;
 }
 
-/** The results of streams given a `json`, with the stream that made them. */
-const serializable = new WeakMap<object, AsIsResults>();
+/**
+ * A subscription whose events a transport may write itself: the stream, the response key its
+ * results carry, and the event's JSON. Each result is `{"data":{"<key>":<json(event)>}}`, so a
+ * transport that frames results itself (server/websocket.ts) can write that from the stream
+ * directly, past the per-result layers of yoga and its own protocol server. Error masking, the one
+ * result hook here, has nothing to do: such a result never carries errors.
+ */
+export interface DirectStream {
+  stream: AsyncIterableIterator<unknown>;
+  key: string;
+  json: (event: any) => string;
+}
+
+/** The direct streams made for operations not yet claimed by their transport, by context. */
+const direct = new WeakMap<object, DirectStream>();
 
 /**
- * For a result of a `resultsAsIs` stream that was given a `json`: its response key and the JSON of
- * its event, JSON.stringify(result) being `{"data":{"<key>":<json>}}`. A transport that writes
- * results itself (server/websocket.ts) serializes only what surrounds the event.
+ * The direct stream subscribing with `contextValue` made, if its field was given a `json`: the
+ * caller takes it over (once) and writes its results itself; it still ends the subscription
+ * through the iterable `subscribe` returned, which ends this stream.
  */
-export function resultJson(result: object): { key: string; json: string } | undefined {
-  const results = serializable.get(result);
-  return results && { key: results.key, json: results.json!((result as { data: Record<string, unknown> }).data[results.key]) };
+export function takeDirectStream(contextValue: object): DirectStream | undefined {
+  const found = direct.get(contextValue);
+  direct.delete(contextValue);
+  return found;
 }
 
 /** The response key of an operation's only root field, when it has no directive; else null. */
@@ -63,7 +77,6 @@ class AsIsResults implements AsyncIterableIterator<{ data: Record<string, unknow
   constructor(
     private readonly stream: AsyncIterableIterator<unknown>,
     readonly key: string,
-    readonly json: ((event: any) => string) | undefined,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -79,9 +92,7 @@ class AsIsResults implements AsyncIterableIterator<{ data: Record<string, unknow
     if (step.done) return step;
     const data: Record<string, unknown> = {};
     data[this.key] = step.value;
-    const result = { data };
-    if (this.json) serializable.set(result, this);
-    return { done: false, value: result };
+    return { done: false, value: { data } };
   };
 
   return(): Promise<IteratorResult<{ data: Record<string, unknown> }>> {
@@ -105,7 +116,8 @@ export function useResultsAsIs(): Plugin {
         if (!marked || !(Symbol.asyncIterator in (result as object))) return result;
         // graphql-tools' per-event wrapper around the stream is dropped unread.
         asIs.delete(subscribeArgs.contextValue as object);
-        return new AsIsResults(marked.stream, key, marked.json);
+        if (marked.json) direct.set(subscribeArgs.contextValue as object, { stream: marked.stream, key, json: marked.json });
+        return new AsIsResults(marked.stream, key);
       });
     },
   };

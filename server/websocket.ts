@@ -3,17 +3,19 @@
 //
 // graphql-ws's protocol server (`makeServer`) runs over sockets of our own rather than its `ws`
 // adapter (graphql-ws/use/ws), for the fan-out's sake: one event reaches a thousand subscriptions
-// at once, and per frame that adapter made a promise waiting on the socket's write callback, and
-// graphql-ws serialized the whole event again for each subscription. Here a frame waits for its
-// write only when the socket is behind (bufferedAmount), and an event whose JSON is known
-// (schema/direct-results.ts resultJson) is spliced into the frame rather than serialized again.
+// at once, and per frame that adapter made a promise waiting on the socket's write callback. Here a
+// frame waits for its write only when the socket is behind (bufferedAmount). A subscription whose
+// results are its events as they are (schema/direct-results.ts, queueEvents) has its frames
+// written here from its stream and the event's shared JSON: graphql-ws's loop (several promise
+// hops and a serialization of the whole event per frame) and yoga's per-result layers only see it
+// start and end.
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { toGraphQLError } from '../schema/errors.ts';
-import { resultJson } from '../schema/direct-results.ts';
+import { takeDirectStream, type DirectStream } from '../schema/direct-results.ts';
 import { refusedCredentials, type RequestFacts, type Services } from './context.ts';
 import { limitRequest } from './gate.ts';
 
@@ -58,7 +60,6 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
     if (!map) wsAborts.set(socketCtx, (map = new Map()));
     return map;
   };
-  const spliced = new WeakMap<WebSocket, SplicedJson>();
   const protocol = makeServer<Record<string, unknown> | undefined, Extra>({
     // Refused credentials close the socket at connection_init (4403 Forbidden), before any operation.
     onConnect: async (ctx) => {
@@ -67,16 +68,8 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
       return !(await refusedCredentials(services, { host: ctx.extra.request.headers.host, authorization }));
     },
     // A result without errors is the payload as it is (graphql-ws would otherwise build the payload
-    // with two spreads per event, V8's slow path in Node 20); one whose event's JSON is known
-    // carries a token in its place, which the socket's `send` replaces.
-    onNext: (ctx, _id, _payload, _args, result) => {
-      if (result.errors) return undefined;
-      const known = result.extensions === undefined ? resultJson(result) : undefined;
-      if (!known) return result;
-      const data: Record<string, unknown> = {};
-      data[known.key] = spliced.get(ctx.extra.socket)!.hold(known.json);
-      return { data };
-    },
+    // with two spreads per event, V8's slow path in Node 20).
+    onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? undefined : result),
     onComplete: (ctx, id) => {
       abortsOf(ctx).get(id)?.abort();
       abortsOf(ctx).delete(id);
@@ -92,11 +85,15 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
           return result;
         }
       : (args: any) => args.rootValue.execute(args),
-    subscribe: (args: any) => args.rootValue.subscribe(args),
-    onSubscribe: async (ctx, _id, payload) => {
+    subscribe: async (args: any) => {
+      const result = await args.rootValue.subscribe(args);
+      const stream = takeDirectStream(args.contextValue);
+      return stream ? new DirectFrames(result, stream, args.rootValue.socket, args.rootValue.id) : result;
+    },
+    onSubscribe: async (ctx, id, payload) => {
       const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
       const controller = new AbortController();
-      abortsOf(ctx).set(_id, controller);
+      abortsOf(ctx).set(id, controller);
       const facts: RequestFacts = {
         signal: controller.signal,
         host: ctx.extra.request.headers.host,
@@ -122,7 +119,7 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
         document,
         variableValues: payload.variables,
         contextValue: await contextFactory(),
-        rootValue: { execute, subscribe },
+        rootValue: { execute, subscribe, socket: ctx.extra.socket, id },
       };
       const errors = v(args.schema, args.document);
       if (errors.length) return errors;
@@ -135,8 +132,6 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
     for (const client of wsServer.clients) client.close(CloseCode.InternalServerError, 'Internal server error');
   });
   wsServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    const json = new SplicedJson();
-    spliced.set(socket, json);
     socket.once('error', (error: Error & { code?: string }) => {
       // `ws` reports a client's malformed or oversized frame as WS_ERR_… and closes the socket itself.
       if (error.code?.startsWith('WS_ERR_')) return;
@@ -155,10 +150,7 @@ export function graphqlWebSocket(services: Services, yoga: YogaServerInstance<an
         protocol: socket.protocol,
         send: (data) => {
           if (socket.readyState !== socket.OPEN) return;
-          const frame = json.splice(data);
-          if (socket.bufferedAmount < BEHIND_BYTES) return void socket.send(frame);
-          // A reader this far behind holds its subscriptions' next frames back until this one is written.
-          return new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
+          return sendFrame(socket, data);
         },
         // graphql-ws puts a client's operation ID in some reasons ("Subscriber for <id> already
         // exists"); ws throws on a reason over 123 bytes, which would turn the close into a 4500.
@@ -197,32 +189,65 @@ export function closeReason(reason = ''): string {
 }
 
 /**
- * The JSON of results a socket is about to send, held under tokens. graphql-ws stringifies each
- * frame itself: the result it gets carries a token where the event goes, and `splice` puts the
- * held JSON in its place. A token is a string with a NUL character, which no client can make
- * Parley send (text with NUL is refused), and it stands last in its frame:
- * `{"id":"…","type":"next","payload":{"data":{"<key>":"<token>"}}}`.
+ * Sends `frame`; on a socket this far behind, the promise of its write, which holds the
+ * subscription's next frames back until it is written.
  */
-export class SplicedJson {
-  private readonly held = new Map<string, string>();
-  private next = 0;
+function sendFrame(socket: WebSocket, frame: string): Promise<void> | undefined {
+  if (socket.bufferedAmount < BEHIND_BYTES) return void socket.send(frame);
+  return new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
+}
 
-  /** The token to send in place of `json`. */
-  hold(json: string): string {
-    const token = `\u0000json:${this.next++}`;
-    this.held.set(JSON.stringify(token), json);
-    return token;
+/**
+ * A direct subscription as graphql-ws sees it: an iterable that yields nothing and ends when the
+ * stream does (graphql-ws then sends `complete`), while its frames go from the stream to the
+ * socket, each `{"id":…,"type":"next","payload":{"data":{"<key>":<event>}}}`, as graphql-ws would
+ * have written them. `return()` (the client's `complete`, a closed socket) ends the stream through
+ * the iterable subscribing returned, so yoga's layers end as they began.
+ */
+export class DirectFrames implements AsyncIterableIterator<never> {
+  private readonly prefix: string;
+  private ended: Promise<IteratorResult<never>> | null = null;
+
+  constructor(
+    private readonly subscribed: AsyncIterableIterator<unknown>,
+    private readonly direct: DirectStream,
+    private readonly socket: WebSocket,
+    id: string,
+  ) {
+    this.prefix = `{"id":${JSON.stringify(id)},"type":"next","payload":{"data":{${JSON.stringify(direct.key)}:`;
   }
 
-  /** `frame` with its token's JSON in place, once. */
-  splice(frame: string): string {
-    if (!this.held.size || !frame.endsWith('"}}}')) return frame;
-    const at = frame.lastIndexOf('"\\u0000json:');
-    if (at < 0) return frame;
-    const serialized = frame.slice(at, -3);
-    const json = this.held.get(serialized);
-    if (json === undefined) return frame;
-    this.held.delete(serialized);
-    return `${frame.slice(0, at)}${json}}}}`;
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<never>> {
+    return (this.ended ??= this.pump());
+  }
+
+  private async pump(): Promise<IteratorResult<never>> {
+    const { stream, json } = this.direct;
+    const { socket, prefix } = this;
+    try {
+      for (let step = await stream.next(); !step.done; step = await stream.next()) {
+        if (socket.readyState !== socket.OPEN) break;
+        const written = sendFrame(socket, `${prefix}${json(step.value)}}}}`);
+        if (written) await written;
+      }
+    } finally {
+      // Whatever ended the pump (the stream, a closed socket, an error) ends the subscription's layers.
+      await this.subscribed.return?.();
+    }
+    return { done: true, value: undefined };
+  }
+
+  async return(): Promise<IteratorResult<never>> {
+    await this.subscribed.return?.();
+    return { done: true, value: undefined };
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<never>> {
+    await this.subscribed.return?.();
+    throw error;
   }
 }

@@ -327,6 +327,28 @@ describe('graphql-ws protocol over Parley\'s sockets', () => {
     socket.ws.close();
   });
 
+  it('writes each queueEvents result as graphql-ws would: the operation ID, `next`, the event under its response key', async () => {
+    const queueId = await registerQueue(bob);
+    const socket = await rawSocket();
+    const raw: string[] = [];
+    socket.ws.on('message', (data) => raw.push(String(data)));
+    await socket.init(bob);
+    const id = 'op "one" \\ ü';
+    socket.send({ id, type: 'subscribe', payload: { query: 'subscription($q: String!) { mine: queueEvents(queueId: $q) }', variables: { q: queueId } } });
+    await new Promise((r) => setTimeout(r, 200));
+    const messageId = await sendDirect(t.client(alice), [bob.userId], 'framed "exactly"');
+    const next = await socket.frame((f) => f.id === id && f.payload?.data?.mine?.type === 'message');
+    expect(next.payload.data.mine).toMatchObject({ type: 'message', id: 0, message: { id: messageId, content: 'framed "exactly"' } });
+    validateEvent(next.payload.data.mine);
+    // The text as JSON.stringify makes it: these keys, in this order, and nothing else.
+    const text = raw.find((r) => JSON.parse(r).payload?.data?.mine?.type === 'message')!;
+    expect(text).toBe(JSON.stringify({ id, type: 'next', payload: { data: { mine: next.payload.data.mine } } }));
+    // Deleting the queue ends the operation with graphql-ws's `complete`.
+    expect((await t.client(bob).delete('/events', { queue_id: queueId })).status).toBe(200);
+    expect(await socket.frame((f) => f.id === id && f.type === 'complete')).toEqual({ id, type: 'complete' });
+    socket.ws.close();
+  });
+
   it('closes with 4409 on an operation ID already in use, however long the ID', async () => {
     const queueId = await registerQueue(bob);
     const socket = await rawSocket();
