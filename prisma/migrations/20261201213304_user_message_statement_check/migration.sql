@@ -7,6 +7,14 @@
 -- changing a message's ID carries its rows along. The relation stays in schema.prisma for queries.
 ALTER TABLE "UserMessage" DROP CONSTRAINT "UserMessage_messageId_fkey";
 
+-- The foreign key's own error (SQLSTATE 23503 and its constraint name): a violation reads as it did.
+CREATE FUNCTION "UserMessage_refuse_missing_message"(missing integer) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'insert or update on table "UserMessage" violates foreign key constraint "UserMessage_messageId_fkey"'
+    USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'UserMessage_messageId_fkey', TABLE = 'UserMessage',
+      DETAIL = format('Key ("messageId")=(%s) is not present in table "Message".', missing);
+END $$;
+
 CREATE FUNCTION "UserMessage_messages_exist"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   missing integer;
@@ -15,9 +23,7 @@ BEGIN
   SELECT n."messageId" INTO missing FROM new_rows n
     WHERE NOT EXISTS (SELECT 1 FROM "Message" m WHERE m.id = n."messageId") LIMIT 1;
   IF missing IS NOT NULL THEN
-    RAISE EXCEPTION 'insert or update on table "UserMessage" violates foreign key constraint "UserMessage_messageId_fkey"'
-      USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'UserMessage_messageId_fkey', TABLE = 'UserMessage',
-        DETAIL = format('Key ("messageId")=(%s) is not present in table "Message".', missing);
+    PERFORM "UserMessage_refuse_missing_message"(missing);
   END IF;
   RETURN NULL;
 END $$;
@@ -31,9 +37,7 @@ CREATE FUNCTION "UserMessage_message_exists"() RETURNS trigger LANGUAGE plpgsql 
 BEGIN
   PERFORM 1 FROM "Message" m WHERE m.id = NEW."messageId" FOR KEY SHARE OF m;
   IF NOT FOUND THEN
-    RAISE EXCEPTION 'insert or update on table "UserMessage" violates foreign key constraint "UserMessage_messageId_fkey"'
-      USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'UserMessage_messageId_fkey', TABLE = 'UserMessage',
-        DETAIL = format('Key ("messageId")=(%s) is not present in table "Message".', NEW."messageId");
+    PERFORM "UserMessage_refuse_missing_message"(NEW."messageId");
   END IF;
   RETURN NULL;
 END $$;
