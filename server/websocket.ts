@@ -204,7 +204,7 @@ function sendFrame(socket: WebSocket, frame: string): Promise<void> | undefined 
  * have written them. `return()` (the client's `complete`, a closed socket) ends the stream through
  * the iterable subscribing returned, so yoga's layers end as they began.
  */
-export class DirectFrames implements AsyncIterableIterator<never> {
+class DirectFrames implements AsyncIterableIterator<never> {
   private readonly prefix: string;
   private ended: Promise<IteratorResult<never>> | null = null;
 
