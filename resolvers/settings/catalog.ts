@@ -40,6 +40,9 @@ export const EMOJISET_CHOICES = [
 /** Zulip's policies for automatically following or unmuting topics: participation, send, initiation, never. */
 const VISIBILITY_POLICY_CHOICES = [1, 2, 3, 4];
 
+/** Zulip's ResolvedTopicNoticeAutoReadPolicyEnum: which resolve/unresolve notices arrive read. */
+export const RESOLVED_TOPIC_NOTICE_AUTO_READ_POLICIES = ['always', 'except_followed', 'never'] as const;
+
 /** Every personal setting a client can read and change, in register's order. */
 export const USER_SETTINGS = {
   // Display
@@ -66,6 +69,9 @@ export const USER_SETTINGS = {
   web_animate_image_previews: str('on_hover', 'When animated images play: "always", "on_hover" or "never".', { choices: ['always', 'on_hover', 'never'] }),
   web_stream_unreads_count_display_policy: int(2, 'Which channels show a numeric unread count: 1 all, 2 unmuted, 3 none.', { choices: [1, 2, 3] }),
   hide_ai_features: bool(false, 'Whether clients hide AI features such as topic summaries.'),
+  web_inbox_show_channel_folders: bool(true, 'Whether the web app\'s Inbox view groups conversations by channel folder.'),
+  web_left_sidebar_show_channel_folders: bool(true, 'Whether the web app\'s left sidebar groups channels by channel folder.'),
+  web_left_sidebar_unreads_count_summary: bool(true, 'Whether the web app\'s left sidebar shows the summary of unread counts.'),
   enter_sends: bool(false, 'Whether Enter sends the message being composed.', { legacy: 'display' }),
   enable_drafts_synchronization: bool(true, 'Whether drafts are kept on the server; turning it off deletes the drafts stored there.', { legacy: 'display' }),
   // Notifications
@@ -96,6 +102,7 @@ export const USER_SETTINGS = {
   automatically_follow_topics_policy: int(3, 'Which topics are followed automatically: 1 participated in, 2 sent to, 3 started, 4 none.', { choices: VISIBILITY_POLICY_CHOICES }),
   automatically_unmute_topics_in_muted_streams_policy: int(2, 'Which topics of muted channels are unmuted automatically: 1 participated in, 2 sent to, 3 started, 4 none.', { choices: VISIBILITY_POLICY_CHOICES }),
   automatically_follow_topics_where_mentioned: bool(true, 'Whether topics the user is mentioned in are followed automatically.'),
+  resolved_topic_notice_auto_read_policy: str('except_followed', 'Which notices of a topic being resolved or unresolved arrive read: "always" all, "except_followed" all but those in followed topics, "never" none.', { choices: RESOLVED_TOPIC_NOTICE_AUTO_READ_POLICIES }),
   // Privacy
   presence_enabled: bool(true, 'Whether others see when the user is online.', { legacy: 'notification' }),
   send_private_typing_notifications: bool(true, 'Whether the user\'s typing in direct messages is announced (POST /typing is refused otherwise).'),

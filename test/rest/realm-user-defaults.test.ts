@@ -41,6 +41,37 @@ describe('PATCH /realm/user_settings_defaults', () => {
     expect(ignored.body.ignored_parameters_unsupported.sort()).toEqual(['default_language', 'enable_login_emails', 'timezone']);
   });
 
+  it('offers the channel-folder, unread-summary and resolved-topic notice settings, checked as PATCH /settings checks them', async () => {
+    const bad = await t.client(admin).patch('/realm/user_settings_defaults', { web_inbox_show_channel_folders: false, resolved_topic_notice_auto_read_policy: 'sometimes' });
+    expect(bad.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid resolved_topic_notice_auto_read_policy' });
+    expect((await defaultsOf(t.client(member))).web_inbox_show_channel_folders).toBe(true);
+    const watcher = (await registerQueue(t.client(member), { event_types: ['realm_user_settings_defaults'] })).queue_id;
+    const changed = {
+      web_left_sidebar_unreads_count_summary: false, web_left_sidebar_show_channel_folders: false,
+      web_inbox_show_channel_folders: false, resolved_topic_notice_auto_read_policy: 'always',
+    };
+    const res = await t.client(admin).patch('/realm/user_settings_defaults', {
+      web_left_sidebar_unreads_count_summary: 'false', web_left_sidebar_show_channel_folders: 'false',
+      web_inbox_show_channel_folders: 'false', resolved_topic_notice_auto_read_policy: 'always',
+    });
+    expect(res.body).toEqual({ result: 'success', msg: '' });
+    try {
+      expect(await defaultsOf(t.client(member))).toMatchObject(changed);
+      expect(withoutIds(await allEvents(t.client(member), watcher)).map((e) => e.property)).toEqual([
+        'web_inbox_show_channel_folders', 'web_left_sidebar_show_channel_folders', 'web_left_sidebar_unreads_count_summary', 'resolved_topic_notice_auto_read_policy',
+      ]);
+      expect(await settingsOf(t.client(await makeUser(t)))).toMatchObject(changed);
+      const data = await ok(t, 'mutation { updateRealmUserSettingsDefaults(settings: { resolvedTopicNoticeAutoReadPolicy: "never" }) { resolvedTopicNoticeAutoReadPolicy webInboxShowChannelFolders } }', {}, admin);
+      expect(data.updateRealmUserSettingsDefaults).toEqual({ resolvedTopicNoticeAutoReadPolicy: 'never', webInboxShowChannelFolders: false });
+    } finally {
+      // Later tests make users and compare their settings with Zulip's defaults.
+      await t.client(admin).patch('/realm/user_settings_defaults', {
+        web_left_sidebar_unreads_count_summary: 'true', web_left_sidebar_show_channel_folders: 'true',
+        web_inbox_show_channel_folders: 'true', resolved_topic_notice_auto_read_policy: 'except_followed',
+      });
+    }
+  });
+
   it('gives new users a copy of the defaults, hidden addresses included; existing users keep theirs', async () => {
     const before = await makeUser(t);
     await t.client(admin).patch('/realm/user_settings_defaults', { twenty_four_hour_time: true, email_address_visibility: 4, color_scheme: 2 });

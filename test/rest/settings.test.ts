@@ -111,6 +111,77 @@ describe('PATCH /settings: personal settings', () => {
   });
 });
 
+// Zulip 11.0 and 12.0 settings (feature levels 385, 398, 411, 431): a server reporting those levels
+// must keep them, or the clients' changes are lost.
+describe('PATCH /settings: channel folders, the unread summary and resolved-topic notices', () => {
+  const NEW_SETTINGS = {
+    web_left_sidebar_unreads_count_summary: false,
+    web_left_sidebar_show_channel_folders: false,
+    web_inbox_show_channel_folders: false,
+    resolved_topic_notice_auto_read_policy: 'never',
+  };
+
+  it('start at Zulip\'s defaults', async () => {
+    expect(await settingsOf(t.client(await makeUser(t)))).toMatchObject({
+      web_left_sidebar_unreads_count_summary: true,
+      web_left_sidebar_show_channel_folders: true,
+      web_inbox_show_channel_folders: true,
+      resolved_topic_notice_auto_read_policy: 'except_followed',
+    });
+  });
+
+  it('are stored, returned by register and announced to the user', async () => {
+    const c = t.client(await makeUser(t));
+    const mine = await queue(c, { client_capabilities: { user_settings_object: true } });
+    const res = await patch(c, {
+      web_left_sidebar_unreads_count_summary: 'false', web_left_sidebar_show_channel_folders: 'false',
+      web_inbox_show_channel_folders: 'false', resolved_topic_notice_auto_read_policy: 'never',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ result: 'success', msg: '' });
+    expect(await settingsOf(c)).toMatchObject(NEW_SETTINGS);
+    expect(await events(c, mine)).toEqual([
+      { type: 'user_settings', op: 'update', property: 'web_inbox_show_channel_folders', value: false },
+      { type: 'user_settings', op: 'update', property: 'web_left_sidebar_show_channel_folders', value: false },
+      { type: 'user_settings', op: 'update', property: 'web_left_sidebar_unreads_count_summary', value: false },
+      { type: 'user_settings', op: 'update', property: 'resolved_topic_notice_auto_read_policy', value: 'never' },
+    ]);
+    expect((await patch(c, { resolved_topic_notice_auto_read_policy: 'always' })).status).toBe(200);
+    expect((await settingsOf(c)).resolved_topic_notice_auto_read_policy).toBe('always');
+  });
+
+  it('refuse other values with Zulip\'s wording, and write nothing', async () => {
+    const c = t.client(await makeUser(t));
+    const cases: [Record<string, unknown>, string][] = [
+      [{ resolved_topic_notice_auto_read_policy: 'sometimes' }, 'Invalid resolved_topic_notice_auto_read_policy'],
+      [{ resolved_topic_notice_auto_read_policy: 2 }, 'Invalid resolved_topic_notice_auto_read_policy'],
+      [{ web_inbox_show_channel_folders: 'perhaps' }, 'web_inbox_show_channel_folders is not a boolean'],
+      [{ web_left_sidebar_show_channel_folders: 'perhaps' }, 'web_left_sidebar_show_channel_folders is not a boolean'],
+      [{ web_left_sidebar_unreads_count_summary: 'perhaps' }, 'web_left_sidebar_unreads_count_summary is not a boolean'],
+    ];
+    for (const [params, msg] of cases) {
+      const res = await patch(c, { web_inbox_show_channel_folders: false, ...params });
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg });
+    }
+    expect(await settingsOf(c)).toMatchObject({ web_inbox_show_channel_folders: true, resolved_topic_notice_auto_read_policy: 'except_followed' });
+  });
+
+  it('through GraphQL, with the same rules', async () => {
+    const erin = await makeUser(t);
+    const CHANGE = `mutation($policy: String) { updateSettings(settings: {
+      webInboxShowChannelFolders: false, webLeftSidebarShowChannelFolders: false, webLeftSidebarUnreadsCountSummary: false, resolvedTopicNoticeAutoReadPolicy: $policy,
+    }) { webInboxShowChannelFolders webLeftSidebarShowChannelFolders webLeftSidebarUnreadsCountSummary resolvedTopicNoticeAutoReadPolicy } }`;
+    const { error } = await fails(t, CHANGE, { policy: 'sometimes' }, erin);
+    expect(error).toMatchObject({ message: 'Invalid resolved_topic_notice_auto_read_policy', extensions: { code: 'BAD_REQUEST' } });
+    expect((await settingsOf(t.client(erin))).web_inbox_show_channel_folders).toBe(true);
+    const changed = { webInboxShowChannelFolders: false, webLeftSidebarShowChannelFolders: false, webLeftSidebarUnreadsCountSummary: false, resolvedTopicNoticeAutoReadPolicy: 'never' };
+    expect((await ok(t, CHANGE, { policy: 'never' }, erin)).updateSettings).toEqual(changed);
+    expect((await ok(t, `{ mySettings { ${Object.keys(changed).join(' ')} } }`, {}, erin)).mySettings).toEqual(changed);
+    expect(await settingsOf(t.client(erin))).toMatchObject(NEW_SETTINGS);
+  });
+});
+
 describe('PATCH /settings: time zone and name', () => {
   it('sets the profile time zone, canonical, and tells everyone who can see the user', async () => {
     const carol = await makeUser(t);

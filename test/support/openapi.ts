@@ -401,6 +401,12 @@ const NEWER_THAN_YAML = new Set([
   // The sender's own message event with POST /messages's queue_id and local_id (Zulip's
   // process_message_event); Zulip's get-events documentation has it, zulip.yaml's schema not.
   'local_message_id',
+  // Personal settings of Zulip's API changelog newer than the yaml (feature levels 385, 398, 411,
+  // 431), in register's user_settings and realm_user_settings_defaults.
+  'resolved_topic_notice_auto_read_policy',
+  'web_left_sidebar_unreads_count_summary',
+  'web_left_sidebar_show_channel_folders',
+  'web_inbox_show_channel_folders',
 ]);
 
 /**
