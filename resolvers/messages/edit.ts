@@ -24,6 +24,7 @@ import { sendAsNotificationBot } from './internal-send.ts';
 import { messageUrl, silentMention, topicLinkSyntax } from '../scheduled/links.ts';
 import { realmUrl } from '../realm/urls.ts';
 import { attachmentRecord, type AttachmentRecord } from '../uploads/events.ts';
+import { moveTopicPolicies } from '../topics/moves.ts';
 
 export interface EditInput {
   content?: string | null;
@@ -105,6 +106,11 @@ interface EditOutcome {
   audienceBefore: number[];
   access: { losing: number[]; gaining: number[] } | null;
   firstMessages: (FirstMessageChange | null)[];
+  /**
+   * A move left none of the topic's messages the mover can read behind (Zulip's
+   * moved_all_visible_messages): the topic as a whole moved, its visibility policies with it.
+   */
+  allMoved: boolean;
 }
 
 export interface EditResult {
@@ -219,6 +225,9 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
   // Each edit reads a message's history and writes it back with one more entry: concurrent edits
   // take turns on the rows (in id order, so two moves cannot deadlock), and none is lost.
   await tx.tx.$queryRaw`SELECT id FROM "Message" WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`;
+  const destination = plan.targetChannel ?? channel;
+  const targetHadMessages = moving
+    && (await tx.db.message.findFirst({ where: { channelId: destination!.id, topic: exactInsensitive(newTopic ?? message.topic), id: { notIn: ids } }, select: { id: true } })) != null;
   const audienceBefore = await messageAudience(tx.db, message.id);
   // A move to another channel changes who may read the messages: Zulip removes them from users
   // who cannot read the new channel and gives them to its subscribers.
@@ -273,7 +282,14 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
   const firstMessages = targetChannel
     ? [await recomputeFirstMessageId(tx.tx, channel!.id), await recomputeFirstMessageId(tx.tx, targetChannel.id)]
     : [];
-  return { original, ids, audienceBefore, access, firstMessages };
+  const allMoved = moving && (plan.propagateMode === 'change_all' || !(await visibleMessagesRemain(tx, user, channel!, message.topic, [])));
+  if (allMoved) {
+    await moveTopicPolicies(tx, {
+      fromChannelId: channel!.id, fromTopic: message.topic, toChannelId: destination!.id, toTopic: newTopic ?? message.topic,
+      targetHadMessages, losingAccess: new Set(access?.losing),
+    });
+  }
+  return { original, ids, audienceBefore, access, firstMessages, allMoved };
 }
 
 /** update_message to everyone who had or now has the message; delete_message to those who lost it. */
@@ -337,8 +353,7 @@ async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: E
       `${who} has marked this topic as ${plan.resolution}.`, { unreadFor: senders.map((s) => s.senderId) })).id;
   }
   const count = outcome.ids.length;
-  const allMoved = plan.propagateMode === 'change_all'
-    || !(await visibleMessagesRemain(tx, user, channel!, message.topic, []));
+  const { allMoved } = outcome;
   const oldLocation = topicLinkSyntax(channel!.id, channel!.name, message.topic, emptyTopicName);
   const newLocation = topicLinkSyntax(target.id, target.name, newTopic, emptyTopicName);
   if (plan.notifyNewThread && !plan.resolution) {

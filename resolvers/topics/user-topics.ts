@@ -8,6 +8,7 @@ import { MAX_TOPIC_LENGTH } from '../limits.ts';
 import { codePointLength } from '../text.ts';
 import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
+import type { TxContext } from '../transaction.ts';
 import { topicFromClient, withoutControlCharacters } from '../messages/topics.ts';
 import { initialStatePart } from '../events/initial-state/parts.ts';
 import { TOPIC_POLICY, VISIBILITY_POLICIES } from './policies.ts';
@@ -34,17 +35,54 @@ export async function setTopicVisibilityPolicy(ctx: Context, user: User, channel
       await tx.userTopic.create({ data: { userId: user.id, channelId: channel.id, topicName: topic, visibilityPolicy: policy, lastUpdated: now } });
     }
   });
-  if (policy === MUTED || existing?.visibilityPolicy === MUTED) {
-    // Older clients follow mutes through the deprecated muted_topics event (the whole list).
-    const muted = await ctx.db.userTopic.findMany({
-      where: { userId: user.id, visibilityPolicy: MUTED }, include: { channel: { select: { name: true } } }, orderBy: { id: 'asc' },
-    });
-    ctx.events.publish(ctx.realm.id, [user.id], {
-      type: 'muted_topics', muted_topics: muted.map((m) => [m.channel.name, m.topicName, toUnixSeconds(m.lastUpdated)]),
-    });
-  }
+  if (policy === MUTED || existing?.visibilityPolicy === MUTED) await publishMutedTopics(ctx, user.id);
   ctx.events.publish(ctx.realm.id, [user.id], {
     type: 'user_topic', stream_id: channel.id, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
+  });
+}
+
+/**
+ * Zulip's bulk_do_set_user_topic_visibility_policy, for changes the server makes on the users'
+ * behalf (a topic moving): sets the policy of each of `userIds` for the topic, in the caller's
+ * transaction, and announces it to those whose policy changed. `skipMutedTopicsEvent` where a
+ * later change of the same users announces their mutes anyway.
+ */
+export async function setTopicPolicies(
+  tx: TxContext<Context>, userIds: number[], channelId: number, topic: string, policy: number, { skipMutedTopicsEvent = false } = {},
+): Promise<void> {
+  if (!userIds.length) return;
+  const now = new Date();
+  const rows = await tx.db.userTopic.findMany({ where: { userId: { in: userIds }, channelId, topicName: exactInsensitive(topic) } });
+  const existing = new Map(rows.map((row) => [row.userId, row]));
+  const changed: number[] = [];
+  if (policy === INHERIT) {
+    await tx.db.userTopic.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+    changed.push(...existing.keys());
+  } else {
+    for (const userId of userIds) {
+      const row = existing.get(userId);
+      if (row?.visibilityPolicy === policy) continue;
+      if (row) await tx.db.userTopic.update({ where: { id: row.id }, data: { visibilityPolicy: policy, lastUpdated: now, topicName: topic } });
+      else await tx.db.userTopic.create({ data: { userId, channelId, topicName: topic, visibilityPolicy: policy, lastUpdated: now } });
+      changed.push(userId);
+    }
+  }
+  for (const userId of changed) {
+    const mutesChanged = policy === MUTED || existing.get(userId)?.visibilityPolicy === MUTED;
+    if (mutesChanged && !skipMutedTopicsEvent) await publishMutedTopics(tx, userId);
+    tx.events.publish(tx.realm.id, [userId], {
+      type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
+    });
+  }
+}
+
+/** Older clients follow mutes through the deprecated muted_topics event: the user's whole list. */
+async function publishMutedTopics(ctx: Context, userId: number): Promise<void> {
+  const muted = await ctx.db.userTopic.findMany({
+    where: { userId, visibilityPolicy: MUTED }, include: { channel: { select: { name: true } } }, orderBy: { id: 'asc' },
+  });
+  ctx.events.publish(ctx.realm.id, [userId], {
+    type: 'muted_topics', muted_topics: muted.map((m) => [m.channel.name, m.topicName, toUnixSeconds(m.lastUpdated)]),
   });
 }
 

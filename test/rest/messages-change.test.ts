@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel, sendDirect, sendToChannel, updateChannel } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
+import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
 
 const t = useTestServer();
 const owner = t.ownerClient;
@@ -211,6 +212,114 @@ describe('PATCH /messages/{message_id}: notices of a move', () => {
     const [left] = await topicMessages(t.owner, 'general', 'travelling');
     expect(left!.content).toContain('This topic was moved to');
     expect(left!.content).toContain('#elsewhere');
+  });
+});
+
+/** `who`'s visibility policies, by "channel ID:topic" (register's user_topics). */
+async function topicPolicies(who: Credentials): Promise<Record<string, number>> {
+  const state = await registerQueue<{ user_topics: { stream_id: number; topic_name: string; visibility_policy: number }[] }>(
+    t.client(who), { fetch_event_types: ['user_topic'], event_types: ['heartbeat'] },
+  );
+  return Object.fromEntries(state.user_topics.map((u) => [`${u.stream_id}:${u.topic_name}`, u.visibility_policy]));
+}
+
+async function setPolicy(who: Credentials, channelId: number, topic: string, policy: number): Promise<void> {
+  const res = await t.client(who).post('/user_topics', { stream_id: channelId, topic, visibility_policy: policy });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+// Visibility policies as the API spells them.
+const MUTED = 1;
+const UNMUTED = 2;
+const FOLLOWED = 3;
+
+describe('PATCH /messages/{message_id}: topic visibility policies move with the topic', () => {
+  let general: number;
+  beforeAll(async () => {
+    general = (await owner.get('/get_stream_id', { stream: 'general' })).body.stream_id;
+  });
+
+  it('a topic moved as a whole takes every user\'s policy along, announced by user_topic events', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'policies before', 'x');
+    await setPolicy(alice, general, 'policies before', FOLLOWED);
+    await setPolicy(bob, general, 'policies before', MUTED);
+    await setPolicy(carol, general, 'policies before', UNMUTED);
+    const queue = await registerQueue(t.client(bob), { event_types: ['user_topic', 'muted_topics'] });
+    const legacy = await registerQueue(t.client(bob), { event_types: ['muted_topics'] });
+    expect((await owner.patch(`/messages/${id}`, { topic: 'policies after', propagate_mode: 'change_all' })).status).toBe(200);
+    for (const [who, policy] of [[alice, FOLLOWED], [bob, MUTED], [carol, UNMUTED]] as const) {
+      const policies = await topicPolicies(who);
+      expect(policies[`${general}:policies after`], who.email).toBe(policy);
+      expect(policies[`${general}:policies before`], who.email).toBeUndefined();
+    }
+    expect(withoutIds(await allEvents(t.client(bob), queue.queue_id)).map(({ last_updated: _at, ...e }) => e)).toEqual([
+      { type: 'user_topic', stream_id: general, topic_name: 'policies before', visibility_policy: 0 },
+      { type: 'user_topic', stream_id: general, topic_name: 'policies after', visibility_policy: MUTED },
+    ]);
+    // Clients without user_topic learn the new list of mutes.
+    const [mutes] = await allEvents(t.client(bob), legacy.queue_id);
+    expect(mutes.muted_topics.map(([channel, topic]: [string, string]) => `${channel}:${topic}`)).toContain('general:policies after');
+    expect(mutes.muted_topics.map(([channel, topic]: [string, string]) => `${channel}:${topic}`)).not.toContain('general:policies before');
+  });
+
+  it('moving part of a topic leaves the policies; moving the rest the mover can read takes them along', async () => {
+    const first = await sendToChannel(t.client(alice), 'general', 'policies partly', 'goes last');
+    const second = await sendToChannel(t.client(alice), 'general', 'policies partly', 'goes first');
+    await setPolicy(bob, general, 'policies partly', FOLLOWED);
+    expect((await t.client(alice).patch(`/messages/${second}`, { topic: 'policies elsewhere', propagate_mode: 'change_one' })).status).toBe(200);
+    expect(await topicPolicies(bob)).toMatchObject({ [`${general}:policies partly`]: FOLLOWED });
+    expect((await topicPolicies(bob))[`${general}:policies elsewhere`]).toBeUndefined();
+    // change_later from the first message leaves nothing behind: the whole topic moved.
+    expect((await t.client(alice).patch(`/messages/${first}`, { topic: 'policies elsewhere', propagate_mode: 'change_later' })).status).toBe(200);
+    const policies = await topicPolicies(bob);
+    expect(policies[`${general}:policies elsewhere`]).toBe(FOLLOWED);
+    expect(policies[`${general}:policies partly`]).toBeUndefined();
+  });
+
+  it('into a topic with messages, the more visible of the two policies wins; into one without, the moved topic\'s replaces it', async () => {
+    const source = await sendToChannel(t.client(alice), 'general', 'merge source', 'x');
+    await sendToChannel(t.client(alice), 'general', 'merge target', 'already here');
+    await setPolicy(alice, general, 'merge source', FOLLOWED);
+    await setPolicy(alice, general, 'merge target', MUTED);
+    await setPolicy(bob, general, 'merge source', MUTED);
+    await setPolicy(carol, general, 'merge target', MUTED);
+    expect((await owner.patch(`/messages/${source}`, { topic: 'merge target', propagate_mode: 'change_all' })).status).toBe(200);
+    // Followed beats muted; no policy beats muted, on either side.
+    expect((await topicPolicies(alice))[`${general}:merge target`]).toBe(FOLLOWED);
+    expect((await topicPolicies(bob))[`${general}:merge target`]).toBeUndefined();
+    expect((await topicPolicies(carol))[`${general}:merge target`]).toBeUndefined();
+
+    // A topic whose messages were deleted keeps its policies until a topic moves in.
+    const other = await sendToChannel(t.client(alice), 'general', 'emptied target', 'deleted');
+    await setPolicy(carol, general, 'emptied target', MUTED);
+    expect((await owner.delete(`/messages/${other}`)).status).toBe(200);
+    const mover = await sendToChannel(t.client(alice), 'general', 'into emptied', 'x');
+    await setPolicy(bob, general, 'into emptied', MUTED);
+    expect((await owner.patch(`/messages/${mover}`, { topic: 'emptied target', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicPolicies(bob))[`${general}:emptied target`]).toBe(MUTED);
+    expect((await topicPolicies(carol))[`${general}:emptied target`]).toBeUndefined();
+  });
+
+  it('a user who cannot read the destination channel loses their policy for the topic', async () => {
+    const secret = await makeChannel(owner, 'policy vault', { invite_only: true, principals: [t.owner.userId, alice.userId] });
+    const id = await sendToChannel(owner, 'general', 'into the vault', 'x');
+    await t.client(bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
+    await setPolicy(alice, general, 'into the vault', FOLLOWED);
+    await setPolicy(bob, general, 'into the vault', FOLLOWED);
+    expect((await owner.patch(`/messages/${id}`, { stream_id: secret, propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicPolicies(alice))[`${secret}:into the vault`]).toBe(FOLLOWED);
+    const bobs = await topicPolicies(bob);
+    expect(bobs[`${secret}:into the vault`]).toBeUndefined();
+    expect(bobs[`${general}:into the vault`]).toBeUndefined();
+  });
+
+  it('resolving and unresolving a topic keeps its followers following', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'followed question', 'x');
+    await setPolicy(carol, general, 'followed question', FOLLOWED);
+    expect((await owner.patch(`/messages/${id}`, { topic: '✔ followed question', propagate_mode: 'change_all' })).status).toBe(200);
+    expect(await topicPolicies(carol)).toMatchObject({ [`${general}:✔ followed question`]: FOLLOWED });
+    expect((await owner.patch(`/messages/${id}`, { topic: 'followed question', propagate_mode: 'change_all' })).status).toBe(200);
+    expect(await topicPolicies(carol)).toMatchObject({ [`${general}:followed question`]: FOLLOWED });
   });
 });
 
