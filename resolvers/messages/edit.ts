@@ -25,6 +25,8 @@ import { messageUrl, silentMention, topicLinkSyntax } from '../scheduled/links.t
 import { realmUrl } from '../realm/urls.ts';
 import { attachmentRecord, type AttachmentRecord } from '../uploads/events.ts';
 import { moveTopicPolicies } from '../topics/moves.ts';
+import { TOPIC_POLICY } from '../topics/policies.ts';
+import { effectiveSettings } from '../settings/catalog.ts';
 
 export interface EditInput {
   content?: string | null;
@@ -111,6 +113,8 @@ interface EditOutcome {
    * moved_all_visible_messages): the topic as a whole moved, its visibility policies with it.
    */
   allMoved: boolean;
+  /** Who followed the topic before it moved as a whole, its policies with it (null for other edits). */
+  originalFollowers: Set<number> | null;
 }
 
 export interface EditResult {
@@ -283,13 +287,13 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
     ? [await recomputeFirstMessageId(tx.tx, channel!.id), await recomputeFirstMessageId(tx.tx, targetChannel.id)]
     : [];
   const allMoved = moving && (plan.propagateMode === 'change_all' || !(await visibleMessagesRemain(tx, user, channel!, message.topic, [])));
-  if (allMoved) {
-    await moveTopicPolicies(tx, {
+  const originalFollowers = allMoved
+    ? await moveTopicPolicies(tx, {
       fromChannelId: channel!.id, fromTopic: message.topic, toChannelId: destination!.id, toTopic: newTopic ?? message.topic,
       targetHadMessages, losingAccess: new Set(access?.losing),
-    });
-  }
-  return { original, ids, audienceBefore, access, firstMessages, allMoved };
+    })
+    : null;
+  return { original, ids, audienceBefore, access, firstMessages, allMoved, originalFollowers };
 }
 
 /** update_message to everyone who had or now has the message; delete_message to those who lost it. */
@@ -347,10 +351,9 @@ async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: E
   const emptyTopicName = tx.realm.emptyTopicDisplayName;
   let resolveNoticeId: number | null = null;
   if (plan.resolution) {
-    // Only the moved messages' senders keep it unread, as in Zulip.
-    const senders = await tx.db.message.findMany({ where: { id: { in: outcome.ids } }, select: { senderId: true }, distinct: ['senderId'] });
+    const unreadFor = await resolveNoticeUnreadFor(tx, target, newTopic, outcome.originalFollowers);
     resolveNoticeId = (await sendAsNotificationBot(tx, { channelId: target.id, topic: newTopic },
-      `${who} has marked this topic as ${plan.resolution}.`, { unreadFor: senders.map((s) => s.senderId) })).id;
+      `${who} has marked this topic as ${plan.resolution}.`, { unreadFor, actingUserId: user.id })).id;
   }
   const count = outcome.ids.length;
   const { allMoved } = outcome;
@@ -364,7 +367,7 @@ async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: E
       : count === 1
         ? `[A message](${link}) was moved here from ${oldLocation} by ${who}.`
         : `${count} messages were moved here from ${oldLocation} by ${who}.`;
-    await sendAsNotificationBot(tx, { channelId: target.id, topic: newTopic }, text);
+    await sendAsNotificationBot(tx, { channelId: target.id, topic: newTopic }, text, { actingUserId: user.id });
   }
   if (plan.notifyOldThread) {
     const text = allMoved
@@ -372,8 +375,29 @@ async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: E
       : count === 1
         ? `A message was moved from this topic to ${newLocation} by ${who}.`
         : `${count} messages were moved from this topic to ${newLocation} by ${who}.`;
-    await sendAsNotificationBot(tx, { channelId: channel!.id, topic: message.topic }, text);
+    await sendAsNotificationBot(tx, { channelId: channel!.id, topic: message.topic }, text, { actingUserId: user.id });
   }
+}
+
+/**
+ * Zulip's get_unread_user_ids_for_resolved_topic_notifications: the channel's subscribers (people,
+ * not bots) who keep a resolve or unresolve notice unread, by their
+ * resolved_topic_notice_auto_read_policy: with "never" all of them, with "except_followed" those
+ * following the topic. Its followers are those from before the move where the topic moved as a
+ * whole (their policies moved with it), else those of the topic the notice goes to.
+ */
+async function resolveNoticeUnreadFor(tx: TxContext<Context>, channel: Channel, topic: string, originalFollowers: Set<number> | null): Promise<number[]> {
+  const subscribers = await tx.db.subscription.findMany({
+    where: { channelId: channel.id, active: true, isUserActive: true, user: { isBot: false } },
+    select: { userId: true, user: { select: { settings: true } } },
+  });
+  const followers = originalFollowers ?? new Set((await tx.db.userTopic.findMany({
+    where: { channelId: channel.id, topicName: exactInsensitive(topic), visibilityPolicy: TOPIC_POLICY.FOLLOWED }, select: { userId: true },
+  })).map((row) => row.userId));
+  return subscribers.filter(({ userId, user }) => {
+    const policy = effectiveSettings(user, tx.realm).resolved_topic_notice_auto_read_policy;
+    return policy === 'never' || (policy === 'except_followed' && followers.has(userId));
+  }).map(({ userId }) => userId);
 }
 
 /** Whether the topic still holds messages (other than `except`) that the user can read. */

@@ -12,6 +12,8 @@ export type InternalTarget =
 export interface InternalSendOptions {
   /** Only these users receive it unread (Zulip's limit_unread_user_ids); everyone else has it read. */
   unreadFor?: number[];
+  /** The user whose action the message reports, who has it read (Zulip's mark_as_read_for_acting_user). */
+  actingUserId?: number;
 }
 
 export async function sendAsNotificationBot(ctx: Context, target: InternalTarget, content: string, options: InternalSendOptions = {}): Promise<SentMessage> {
@@ -19,5 +21,5 @@ export async function sendAsNotificationBot(ctx: Context, target: InternalTarget
   const input = 'channelId' in target
     ? { type: 'channel', to: target.channelId, topic: target.topic, content }
     : { type: 'direct', to: target.userIds, content };
-  return sendMessage({ ...ctx, clientName: 'Internal' }, bot, { ...input, readBySender: true }, { system: true, unreadFor: options.unreadFor });
+  return sendMessage({ ...ctx, clientName: 'Internal' }, bot, { ...input, readBySender: true }, { system: true, ...options });
 }

@@ -197,6 +197,8 @@ export interface SendOptions {
   system?: boolean;
   /** Only these recipients receive it unread; the others have it read (see sendAsNotificationBot). */
   unreadFor?: number[];
+  /** This recipient has it read whatever `unreadFor` says (see sendAsNotificationBot). */
+  actingUserId?: number;
 }
 
 /** Zulip's check_message then do_send_messages: validate and plan, write in one statement, announce. */
@@ -261,7 +263,7 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
   const unreadFor = options.unreadFor ? new Set(options.unreadFor) : null;
   const flags: RecipientFlags[] = [...new Set([...recipientIds, sender.id])].map((userId) => ({
     userId,
-    read: userId === sender.id ? readBySender : muting.has(userId) || (unreadFor != null && !unreadFor.has(userId)),
+    read: userId === sender.id ? readBySender : userId === options.actingUserId || muting.has(userId) || (unreadFor != null && !unreadFor.has(userId)),
     mentioned: mentioned.has(userId) && userId !== sender.id,
     streamWildcardMentioned: rendered.wildcardMention === 'stream' && userId !== sender.id,
     topicWildcardMentioned: rendered.wildcardMention === 'topic' && topicParticipants.has(userId) && userId !== sender.id,

@@ -20,15 +20,19 @@ export interface TopicMove {
   losingAccess: ReadonlySet<number>;
 }
 
-/** Moves every user's policy for the topic to its new place. */
-export async function moveTopicPolicies(tx: TxContext<Context>, move: TopicMove): Promise<void> {
+/**
+ * Moves every user's policy for the topic to its new place; returns who followed the topic before
+ * the move (among those keeping access), which the resolve notice's read state depends on.
+ */
+export async function moveTopicPolicies(tx: TxContext<Context>, move: TopicMove): Promise<Set<number>> {
   const policiesOf = async (channelId: number, topic: string) => new Map(
     (await tx.db.userTopic.findMany({ where: { channelId, topicName: exactInsensitive(topic), visibilityPolicy: { not: INHERIT } } }))
       .map((row) => [row.userId, row.visibilityPolicy]),
   );
-  // A change of letter case only: the rows already name the topic (case-insensitively).
-  if (move.fromChannelId === move.toChannelId && move.fromTopic.toLowerCase() === move.toTopic.toLowerCase()) return;
   const original = await policiesOf(move.fromChannelId, move.fromTopic);
+  const followers = new Set([...original].filter(([userId, policy]) => policy === FOLLOWED && !move.losingAccess.has(userId)).map(([userId]) => userId));
+  // A change of letter case only: the rows already name the topic (case-insensitively).
+  if (move.fromChannelId === move.toChannelId && move.fromTopic.toLowerCase() === move.toTopic.toLowerCase()) return followers;
 
   // A channel the user cannot read gets no policy of theirs: as if the topic had been deleted.
   const losing = [...original.keys()].filter((userId) => move.losingAccess.has(userId));
@@ -51,6 +55,7 @@ export async function moveTopicPolicies(tx: TxContext<Context>, move: TopicMove)
     if (from !== INHERIT) await setTopicPolicies(tx, userIds, move.fromChannelId, move.fromTopic, INHERIT, { skipMutedTopicsEvent: policy !== to });
     if (policy !== to) await setTopicPolicies(tx, userIds, move.toChannelId, move.toTopic, policy);
   }
+  return followers;
 }
 
 /** Zulip's get_visibility_policy_after_merge: followed, then unmuted, then none, then muted. */

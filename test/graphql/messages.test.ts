@@ -376,6 +376,29 @@ describe('updateMessage', () => {
   });
 });
 
+describe('updateMessage: who has a resolve notice unread', () => {
+  it('follows resolvedTopicNoticeAutoReadPolicy and topic follows; the resolver has it read', async () => {
+    const FOLLOW = 'mutation($channel: Int!, $topic: String!) { setTopicVisibilityPolicy(channelId: $channel, topic: $topic, visibilityPolicy: 3) }';
+    const POLICY = 'mutation($policy: String) { updateSettings(settings: { resolvedTopicNoticeAutoReadPolicy: $policy }) { resolvedTopicNoticeAutoReadPolicy } }';
+    const NEWEST = `query($topic: JSON!) { messages(anchor: "newest", numBefore: 1, numAfter: 0,
+      narrow: [{ operator: "channel", operand: "general" }, { operator: "topic", operand: $topic }]) { messages { id content } } }`;
+    const id = await toChannel(alice, 'general', 'graphql question', 'solved?');
+    await ok(t, FOLLOW, { channel: general, topic: 'graphql question' }, bob);
+    await ok(t, POLICY, { policy: 'never' }, carol);
+    try {
+      await ok(t, UPDATE, { id, topic: '✔ graphql question', propagateMode: 'change_all' }, alice);
+      const [notice] = (await ok(t, NEWEST, { topic: '✔ graphql question' }, alice)).messages.messages;
+      expect(notice.content).toContain('has marked this topic as resolved.');
+      // Bob follows the topic (except_followed, the default), Carol never reads them; Alice resolved it.
+      for (const [who, read] of [[alice, true], [bob, false], [carol, false]] as const) {
+        expect((await getMessage(who, notice.id)).flags.includes('read'), who.email).toBe(read);
+      }
+    } finally {
+      await ok(t, POLICY, { policy: 'except_followed' }, carol);
+    }
+  });
+});
+
 describe('addReaction / removeReaction', () => {
   let id: number;
   beforeAll(async () => { id = await toChannel(alice, 'general', 'reactions', 'react to me'); });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeChannel, sendDirect, sendToChannel, updateChannel } from '../support/factories.ts';
+import { makeBot, makeChannel, makeUser, sendDirect, sendToChannel, updateChannel, updateSettings } from '../support/factories.ts';
 import type { Credentials } from '../support/client.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 import { allEvents, registerQueue, withoutIds } from '../support/events.ts';
@@ -86,10 +86,7 @@ describe('PATCH /messages/{message_id}', () => {
     expect(msg.body.message.last_moved_timestamp).toBeUndefined();
     const [, , notice] = await topicMessages(alice, 'general', '✔ question');
     expect(notice).toMatchObject({ sender_email: 'notification-bot@zulip.com', content: expect.stringContaining('has marked this topic as resolved.') });
-    expect(notice!.flags).not.toContain('read');
-    // Only the topic's senders are asked to read it.
-    const [, , bobsCopy] = await topicMessages(bob, 'general', '✔ question');
-    expect(bobsCopy!.flags).toContain('read');
+    // Who has it unread: see "who has a resolve notice unread" below.
     expect(await topicMessages(alice, 'general', 'question')).toEqual([]);
   });
 
@@ -320,6 +317,93 @@ describe('PATCH /messages/{message_id}: topic visibility policies move with the 
     expect(await topicPolicies(carol)).toMatchObject({ [`${general}:✔ followed question`]: FOLLOWED });
     expect((await owner.patch(`/messages/${id}`, { topic: 'followed question', propagate_mode: 'change_all' })).status).toBe(200);
     expect(await topicPolicies(carol)).toMatchObject({ [`${general}:followed question`]: FOLLOWED });
+  });
+});
+
+// Zulip's resolved_topic_notice_auto_read_policy (feature level 385) and mark_as_read_for_acting_user,
+// as its test_resolved_topic_notice_auto_read_policy and test_move_message_notice_auto_read_for_acting_user.
+describe('PATCH /messages/{message_id}: who has a resolve notice unread', () => {
+  const people = {} as Record<'always' | 'exceptFollowed' | 'never' | 'mover', Awaited<ReturnType<typeof makeUser>>>;
+  let channel: number;
+  let robot: Awaited<ReturnType<typeof makeBot>>;
+  beforeAll(async () => {
+    people.always = await makeUser(t, { fullName: 'Aaron Always' });
+    people.exceptFollowed = await makeUser(t, { fullName: 'Cordelia Except-Followed' });
+    people.never = await makeUser(t, { fullName: 'Hamlet Never' });
+    people.mover = await makeUser(t, { fullName: 'Iago Mover', role: 200 });
+    await updateSettings(t, people.always, { resolved_topic_notice_auto_read_policy: 'always' });
+    await updateSettings(t, people.never, { resolved_topic_notice_auto_read_policy: 'never' });
+    robot = await makeBot(t, people.mover, { fullName: 'Resolve Robot' });
+    channel = await makeChannel(t.client(people.mover), 'resolutions', {
+      principals: [...Object.values(people).map((p) => p.userId), robot.userId],
+    });
+  });
+
+  /** Who of `people` (and the bot) has the last message of the topic unread. */
+  async function unreadLastMessage(topic: string): Promise<string[]> {
+    const [last] = (await topicMessages(people.mover, 'resolutions', topic)).slice(-1);
+    expect(last!.sender_email).toBe('notification-bot@zulip.com');
+    const unread: string[] = [];
+    for (const [name, who] of [...Object.entries(people), ['robot', robot] as const]) {
+      const res = await t.client(who).get(`/messages/${last!.id}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      if (!res.body.message.flags.includes('read')) unread.push(name);
+    }
+    return unread.sort();
+  }
+
+  const resolve = async (id: number, topic: string, propagate_mode = 'change_all', by = people.mover) => {
+    const res = await t.client(by).patch(`/messages/${id}`, { topic, propagate_mode });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+
+  it('in a followed topic: unread for "never", and for "except_followed" (the default) when following; read for "always"', async () => {
+    const id = await sendToChannel(t.client(people.mover), 'resolutions', 'followed', 'done?');
+    for (const who of [people.always, people.exceptFollowed, people.never, robot]) await setPolicy(who, channel, 'followed', FOLLOWED);
+    await resolve(id, '✔ followed');
+    expect(await unreadLastMessage('✔ followed')).toEqual(['exceptFollowed', 'never']);
+    // Unresolving: the follows moved with the topic, and count again.
+    await resolve(id, 'followed');
+    expect((await topicMessages(people.mover, 'resolutions', 'followed')).at(-1)!.content).toContain('has marked this topic as unresolved.');
+    expect(await unreadLastMessage('followed')).toEqual(['exceptFollowed', 'never']);
+  });
+
+  it('in a topic nobody follows: unread for "never" only', async () => {
+    const id = await sendToChannel(t.client(people.exceptFollowed), 'resolutions', 'unfollowed', 'done?');
+    await resolve(id, '✔ unfollowed');
+    expect(await unreadLastMessage('✔ unfollowed')).toEqual(['never']);
+    await resolve(id, 'unfollowed');
+    expect(await unreadLastMessage('unfollowed')).toEqual(['never']);
+  });
+
+  it('a resolve leaving messages behind asks who follows the resolved topic, not the old one', async () => {
+    await sendToChannel(t.client(people.mover), 'resolutions', 'partly resolved', 'stays');
+    const id = await sendToChannel(t.client(people.mover), 'resolutions', 'partly resolved', 'resolved alone');
+    await setPolicy(people.exceptFollowed, channel, 'partly resolved', FOLLOWED);
+    await setPolicy(people.always, channel, '✔ partly resolved', FOLLOWED);
+    await updateSettings(t, people.always, { resolved_topic_notice_auto_read_policy: 'except_followed' });
+    try {
+      await resolve(id, '✔ partly resolved', 'change_one');
+      expect(await unreadLastMessage('✔ partly resolved')).toEqual(['always', 'never']);
+    } finally {
+      await updateSettings(t, people.always, { resolved_topic_notice_auto_read_policy: 'always' });
+    }
+  });
+
+  it('the user who resolved it has it read, whatever their setting', async () => {
+    const id = await sendToChannel(t.client(people.mover), 'resolutions', 'resolved by never', 'done?');
+    await resolve(id, '✔ resolved by never', 'change_all', people.never);
+    expect(await unreadLastMessage('✔ resolved by never')).toEqual([]);
+  });
+
+  it('the notices of a move are read for the mover, unread for the others', async () => {
+    const id = await sendToChannel(t.client(people.exceptFollowed), 'resolutions', 'breadcrumbs from', 'moving');
+    const res = await t.client(people.never).patch(`/messages/${id}`, {
+      topic: 'breadcrumbs to', propagate_mode: 'change_all', send_notification_to_old_thread: 'true', send_notification_to_new_thread: 'true',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await unreadLastMessage('breadcrumbs to')).toEqual(['always', 'exceptFollowed', 'mover', 'robot']);
+    expect(await unreadLastMessage('breadcrumbs from')).toEqual(['always', 'exceptFollowed', 'mover', 'robot']);
   });
 });
 
