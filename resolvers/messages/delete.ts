@@ -1,11 +1,12 @@
 // Deleting a message.
 import type { Context } from '../../schema/context.ts';
-import type { User } from '../../prisma/generated/client/client.ts';
+import type { Message, User } from '../../prisma/generated/client/client.ts';
 import { PermissionDeniedError, BadRequestError } from '../errors.ts';
 import { isUserInGroup } from '../groups/membership.ts';
 import { accessMessage, messageAudience } from './access.ts';
 import { announceFirstMessageIds, recomputeFirstMessageId } from '../channels/first-message.ts';
 import { removeAttachments, uploadsOnlyLinkedBy } from '../uploads/attachments.ts';
+import { inTransaction, type TxContext } from '../transaction.ts';
 
 export async function deleteMessage(ctx: Context, user: User, messageId: number): Promise<void> {
   const { message } = await accessMessage(ctx.db, user, messageId, { modifying: true });
@@ -22,19 +23,26 @@ export async function deleteMessage(ctx: Context, user: User, messageId: number)
       throw new BadRequestError('The time limit for deleting this message has passed');
     }
   }
-  const audience = await messageAudience(ctx.db, messageId);
   const orphaned = await uploadsOnlyLinkedBy(ctx.db, [messageId]);
-  const firstMessage = await ctx.db.$transaction(async (tx) => {
-    await tx.message.delete({ where: { id: messageId } });
-    return channel ? recomputeFirstMessageId(tx, channel.id) : null;
-  });
-  ctx.events.publish(ctx.realm.id, audience, {
-    type: 'delete_message',
-    message_ids: [messageId],
-    message_type: channel ? 'stream' : 'private',
-    ...(channel ? { stream_id: channel.id, topic: message.topic } : {}),
-  });
-  await announceFirstMessageIds(ctx, [firstMessage]);
+  await inTransaction(ctx, (tx) => removeMessage(tx, message));
   // An upload goes with the last message linking it.
   await removeAttachments(ctx, orphaned);
+}
+
+/**
+ * Deletes a message in the caller's transaction, announced on commit to those who had it (Zulip's
+ * do_delete_messages for one message); its uploads are the caller's to remove after commit.
+ */
+export async function removeMessage(tx: TxContext<Context>, message: Message): Promise<void> {
+  const audience = await messageAudience(tx.db, message.id);
+  await tx.db.message.delete({ where: { id: message.id } });
+  const channelId = message.channelId;
+  const firstMessage = channelId != null ? await recomputeFirstMessageId(tx.tx, channelId) : null;
+  tx.events.publish(tx.realm.id, audience, {
+    type: 'delete_message',
+    message_ids: [message.id],
+    message_type: channelId != null ? 'stream' : 'private',
+    ...(channelId != null ? { stream_id: channelId, topic: message.topic } : {}),
+  });
+  await announceFirstMessageIds(tx, [firstMessage]);
 }

@@ -21,6 +21,8 @@ import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-me
 import { RESOLVED_TOPIC_PREFIX, checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { inTransaction, type TxContext } from '../transaction.ts';
 import { sendAsNotificationBot } from './internal-send.ts';
+import { removeMessage } from './delete.ts';
+import { notificationBot } from '../users/system-bots.ts';
 import { messageUrl, silentMention, topicLinkSyntax } from '../scheduled/links.ts';
 import { realmUrl } from '../realm/urls.ts';
 import { attachmentRecord, type AttachmentRecord } from '../uploads/events.ts';
@@ -42,6 +44,13 @@ export interface EditInput {
 }
 
 const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
+
+/** Zulip's RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS (its default): an undo this soon takes the notice back. */
+const RESOLVE_TOPIC_UNDO_GRACE_SECS = 60;
+
+const resolveNotice = (who: string, resolution: 'resolved' | 'unresolved') => `${who} has marked this topic as ${resolution}.`;
+/** What resolveNotice writes, whoever resolved or unresolved the topic. */
+const RESOLVE_NOTICE = /^@_\*\*.*\|\d+\*\* has marked this topic as (?:un)?resolved\.$/s;
 
 function withinLimit(message: Message, limitSeconds: number | null): boolean {
   return limitSeconds == null || Date.now() - message.dateSent.getTime() <= limitSeconds * 1000;
@@ -350,10 +359,10 @@ async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: E
   const who = silentMention(user);
   const emptyTopicName = tx.realm.emptyTopicDisplayName;
   let resolveNoticeId: number | null = null;
-  if (plan.resolution) {
+  if (plan.resolution && !(await deletedPreviousResolveNotice(tx, target, newTopic))) {
     const unreadFor = await resolveNoticeUnreadFor(tx, target, newTopic, outcome.originalFollowers);
     resolveNoticeId = (await sendAsNotificationBot(tx, { channelId: target.id, topic: newTopic },
-      `${who} has marked this topic as ${plan.resolution}.`, { unreadFor, actingUserId: user.id })).id;
+      resolveNotice(who, plan.resolution), { unreadFor, actingUserId: user.id })).id;
   }
   const count = outcome.ids.length;
   const { allMoved } = outcome;
@@ -377,6 +386,20 @@ async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: E
         : `${count} messages were moved from this topic to ${newLocation} by ${who}.`;
     await sendAsNotificationBot(tx, { channelId: channel!.id, topic: message.topic }, text, { actingUserId: user.id });
   }
+}
+
+/**
+ * Zulip's maybe_delete_previous_resolve_topic_notification: resolving or unresolving a topic soon
+ * after the last resolve or unresolve (an undo, the notice now the topic's last message) deletes
+ * that notice rather than adding another. Messages carry no type in Parley: a resolve notice is
+ * the notification bot's message of resolveNotice's form, which only the server sends.
+ */
+async function deletedPreviousResolveNotice(tx: TxContext<Context>, channel: Channel, topic: string): Promise<boolean> {
+  const last = await tx.db.message.findFirst({ where: { channelId: channel.id, topic: exactInsensitive(topic) }, orderBy: { id: 'desc' } });
+  if (!last || !RESOLVE_NOTICE.test(last.content) || last.senderId !== (await notificationBot(tx.db, tx.realm.id)).id) return false;
+  if (Date.now() - last.dateSent.getTime() > RESOLVE_TOPIC_UNDO_GRACE_SECS * 1000) return false;
+  await removeMessage(tx, last);
+  return true;
 }
 
 /**

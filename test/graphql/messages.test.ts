@@ -397,6 +397,17 @@ describe('updateMessage: who has a resolve notice unread', () => {
       await ok(t, POLICY, { policy: 'except_followed' }, carol);
     }
   });
+
+  it('unresolving within a minute deletes the resolve notice instead of adding one', async () => {
+    const id = await toChannel(alice, 'general', 'graphql undo', 'solved?');
+    await ok(t, UPDATE, { id, topic: '✔ graphql undo', propagateMode: 'change_all' }, alice);
+    const topicIds = async (topic: string) => (await ok(t, MESSAGES, { anchor: 'newest', numBefore: 10, numAfter: 0,
+      narrow: [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: topic }] }, bob)).messages.messages.map((m: { id: number }) => m.id);
+    const [, notice] = await topicIds('✔ graphql undo');
+    await ok(t, UPDATE, { id, topic: 'graphql undo', propagateMode: 'change_all' }, alice);
+    expect(await topicIds('graphql undo')).toEqual([id]);
+    expect((await fails(t, MESSAGE, { id: notice }, bob)).error.message).toBe('Invalid message(s)');
+  });
 });
 
 describe('addReaction / removeReaction', () => {

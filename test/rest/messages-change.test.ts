@@ -320,6 +320,15 @@ describe('PATCH /messages/{message_id}: topic visibility policies move with the 
   });
 });
 
+/**
+ * Makes the topic's last message (a resolve notice) two minutes old, past the minute in which
+ * resolving again deletes it. Written directly: only the database can make a message older.
+ */
+async function pastUndoGracePeriod(channel: string, topic: string): Promise<void> {
+  const [last] = (await topicMessages(t.owner, channel, topic)).slice(-1);
+  await t.db.message.update({ where: { id: last!.id }, data: { dateSent: new Date(Date.now() - 120_000) } });
+}
+
 // Zulip's resolved_topic_notice_auto_read_policy (feature level 385) and mark_as_read_for_acting_user,
 // as its test_resolved_topic_notice_auto_read_policy and test_move_message_notice_auto_read_for_acting_user.
 describe('PATCH /messages/{message_id}: who has a resolve notice unread', () => {
@@ -363,6 +372,7 @@ describe('PATCH /messages/{message_id}: who has a resolve notice unread', () => 
     await resolve(id, '✔ followed');
     expect(await unreadLastMessage('✔ followed')).toEqual(['exceptFollowed', 'never']);
     // Unresolving: the follows moved with the topic, and count again.
+    await pastUndoGracePeriod('resolutions', '✔ followed');
     await resolve(id, 'followed');
     expect((await topicMessages(people.mover, 'resolutions', 'followed')).at(-1)!.content).toContain('has marked this topic as unresolved.');
     expect(await unreadLastMessage('followed')).toEqual(['exceptFollowed', 'never']);
@@ -372,6 +382,7 @@ describe('PATCH /messages/{message_id}: who has a resolve notice unread', () => 
     const id = await sendToChannel(t.client(people.exceptFollowed), 'resolutions', 'unfollowed', 'done?');
     await resolve(id, '✔ unfollowed');
     expect(await unreadLastMessage('✔ unfollowed')).toEqual(['never']);
+    await pastUndoGracePeriod('resolutions', '✔ unfollowed');
     await resolve(id, 'unfollowed');
     expect(await unreadLastMessage('unfollowed')).toEqual(['never']);
   });
@@ -404,6 +415,46 @@ describe('PATCH /messages/{message_id}: who has a resolve notice unread', () => 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await unreadLastMessage('breadcrumbs to')).toEqual(['always', 'exceptFollowed', 'mover', 'robot']);
     expect(await unreadLastMessage('breadcrumbs from')).toEqual(['always', 'exceptFollowed', 'mover', 'robot']);
+  });
+});
+
+// Zulip's maybe_delete_previous_resolve_topic_notification, within RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS (60).
+describe('PATCH /messages/{message_id}: undoing a resolve', () => {
+  it('unresolving within a minute deletes the resolve notice, announced as any deletion, and adds no notice', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'hasty', 'fixed?');
+    expect((await owner.patch(`/messages/${id}`, { topic: '✔ hasty', propagate_mode: 'change_all' })).status).toBe(200);
+    const [, notice] = await topicMessages(bob, 'general', '✔ hasty');
+    expect(notice!.content).toContain('has marked this topic as resolved.');
+    const queue = await registerQueue(t.client(bob), { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } });
+    expect((await owner.patch(`/messages/${id}`, { topic: 'hasty', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicMessages(bob, 'general', 'hasty')).map((m) => m.id)).toEqual([id]);
+    expect((await t.client(bob).get(`/messages/${notice!.id}`)).body.msg).toBe('Invalid message(s)');
+    const general = (await owner.get('/get_stream_id', { stream: 'general' })).body.stream_id;
+    expect(withoutIds(await allEvents(t.client(bob), queue.queue_id))).toEqual([
+      { type: 'delete_message', message_ids: [notice!.id], message_type: 'stream', stream_id: general, topic: 'hasty' },
+    ]);
+    // Resolving again as soon deletes nothing: the topic's last message is no resolve notice.
+    expect((await owner.patch(`/messages/${id}`, { topic: '✔ hasty', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicMessages(bob, 'general', '✔ hasty')).map((m) => m.content)).toEqual([expect.any(String), expect.stringContaining('has marked this topic as resolved.')]);
+  });
+
+  it('a minute later, or after another message, the undo gets its own notice; undoing that one at once takes it back', async () => {
+    const late = await sendToChannel(t.client(alice), 'general', 'slow', 'fixed?');
+    expect((await owner.patch(`/messages/${late}`, { topic: '✔ slow', propagate_mode: 'change_all' })).status).toBe(200);
+    await pastUndoGracePeriod('general', '✔ slow');
+    expect((await owner.patch(`/messages/${late}`, { topic: 'slow', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicMessages(bob, 'general', 'slow')).map((m) => m.content.match(/marked this topic as (\w+)/)?.[1] ?? 'message'))
+      .toEqual(['message', 'resolved', 'unresolved']);
+    expect((await t.client(bob).patch(`/messages/${late}`, { topic: '✔ slow', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicMessages(bob, 'general', '✔ slow')).map((m) => m.content.match(/marked this topic as (\w+)/)?.[1] ?? 'message'))
+      .toEqual(['message', 'resolved']);
+
+    const answered = await sendToChannel(t.client(alice), 'general', 'answered', 'fixed?');
+    expect((await owner.patch(`/messages/${answered}`, { topic: '✔ answered', propagate_mode: 'change_all' })).status).toBe(200);
+    await sendToChannel(t.client(carol), 'general', '✔ answered', 'not for me');
+    expect((await owner.patch(`/messages/${answered}`, { topic: 'answered', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await topicMessages(bob, 'general', 'answered')).map((m) => m.content.match(/marked this topic as (\w+)/)?.[1] ?? 'message'))
+      .toEqual(['message', 'resolved', 'message', 'unresolved']);
   });
 });
 
