@@ -471,6 +471,36 @@ describe('flutter: users, presence, snippets and push', () => {
     expect(data.code_to_names['1f44d']).toContain('+1');
   });
 
-  it.todo('updateSettings: PATCH /settings (issue 14)');
+  // updateSettings (lib/api/route/settings.dart): each value through jsonEncode, booleans as
+  // true/false, except emojiset, a RawParameter.
+  it('updateSettings: PATCH /settings with the app\'s six settings; user_settings events and the snapshot decode', async () => {
+    const changed: Wire = {
+      twenty_four_hour_time: 'true', starred_message_counts: 'false', display_emoji_reaction_users: 'false',
+      emojiset: 'text', web_inbox_show_channel_folders: 'false', presence_enabled: 'false',
+    };
+    const before = (await send(app(me), 'POST', '/register', { ...REGISTER, fetch_event_types: '["user_settings"]' })).body.user_settings;
+    const q = await openQueue(app(me), REGISTER);
+    try {
+      const res = await send(app(me), 'PATCH', '/settings', changed);
+      expect(res.body).toEqual({ result: 'success', msg: '' });
+      const events = (await q.events()).filter((e) => e.type === 'user_settings');
+      expect(events.map((e) => [e.property, e.value])).toEqual([
+        ['twenty_four_hour_time', true], ['starred_message_counts', false], ['display_emoji_reaction_users', false],
+        ['emojiset', 'text'], ['web_inbox_show_channel_folders', false], ['presence_enabled', false],
+      ]);
+      for (const event of events) expectEventDecodes(event);
+      const after = (await send(app(me), 'POST', '/register', { ...REGISTER, fetch_event_types: '["user_settings"]' })).body.user_settings;
+      expectDecodes(after, 'UserSettings');
+      expect(after).toMatchObject({
+        twenty_four_hour_time: true, starred_message_counts: false, display_emoji_reaction_users: false,
+        emojiset: 'text', web_inbox_show_channel_folders: false, presence_enabled: false,
+      });
+    } finally {
+      // The file's other tests expect the user's settings (presence above all) as they were.
+      const restore = Object.fromEntries(Object.keys(changed).map((name) => [name, typeof before[name] === 'string' ? before[name] : JSON.stringify(before[name])]));
+      expect((await send(app(me), 'PATCH', '/settings', restore)).body.result).toBe('success');
+    }
+  });
+
   it.todo('registerClientDevice and removeClientDevice: POST /register_client_device, /remove_client_device (newer than feature level 496)');
 });

@@ -261,7 +261,17 @@ describe('python-zulip: users', () => {
     expect((await call(admin, 'GET', '/users/me/alert_words')).body.alert_words).toEqual(expect.arrayContaining(['foo', 'bar']));
     expect((await call(admin, 'DELETE', '/users/me/alert_words', { alert_words: '["foo", "bar"]' })).body.alert_words).toEqual([]);
   });
-  it.todo('update_notification_settings: PATCH /settings/notifications (issue 14)');
+  it('update_notification_settings: PATCH /settings/notifications, booleans JSON-encoded', async () => {
+    const res = await call(cordelia, 'PATCH', '/settings/notifications', { enable_offline_push_notifications: 'false', enable_online_push_notifications: 'false' });
+    expect(res.body).toEqual({ result: 'success', msg: '' });
+    try {
+      const settings = (await call(cordelia, 'POST', '/register', { fetch_event_types: '["user_settings"]' })).body.user_settings;
+      expect(settings).toMatchObject({ enable_offline_push_notifications: false, enable_online_push_notifications: false });
+    } finally {
+      await call(cordelia, 'PATCH', '/settings/notifications', { enable_offline_push_notifications: 'true', enable_online_push_notifications: 'true' });
+    }
+  });
+
   it('update_storage (PUT, storage a JSON object) and get_storage (keys a JSON list in the query)', async () => {
     expect((await call(hamlet, 'PUT', '/bot_storage', { storage: '{"marco": "polo", "income": "cash"}' })).status).toBe(200);
     const got = await call(hamlet, 'GET', '/bot_storage', { keys: '["marco"]' });
