@@ -359,7 +359,8 @@ async function sendMoveNotifications(tx: TxContext<Context>, user: User, plan: E
   const who = silentMention(user);
   const emptyTopicName = tx.realm.emptyTopicDisplayName;
   let resolveNoticeId: number | null = null;
-  if (plan.resolution && !(await deletedPreviousResolveNotice(tx, target, newTopic))) {
+  // Zulip announces a resolve made alone: one that edits the content too sends no notice.
+  if (plan.resolution && !plan.content && !(await deletedPreviousResolveNotice(tx, target, newTopic))) {
     const unreadFor = await resolveNoticeUnreadFor(tx, target, newTopic, outcome.originalFollowers);
     resolveNoticeId = (await sendAsNotificationBot(tx, { channelId: target.id, topic: newTopic },
       resolveNotice(who, plan.resolution), { unreadFor, actingUserId: user.id })).id;

@@ -90,6 +90,14 @@ describe('PATCH /messages/{message_id}', () => {
     expect(await topicMessages(alice, 'general', 'question')).toEqual([]);
   });
 
+  it('resolving a topic in an edit of the content too sends no notice (Zulip announces only a resolve made alone)', async () => {
+    const id = await sendToChannel(t.client(alice), 'general', 'quiet fix', 'typo hre');
+    const res = await t.client(alice).patch(`/messages/${id}`, { topic: '✔ quiet fix', content: 'typo here', propagate_mode: 'change_one' });
+    expect(res.body.result, JSON.stringify(res.body)).toBe('success');
+    const messages = await topicMessages(alice, 'general', '✔ quiet fix');
+    expect(messages.map((m: { id: number; content: string }) => [m.id, m.content])).toEqual([[id, expect.stringContaining('typo here')]]);
+  });
+
   it('refuses editing someone else\'s content', async () => {
     const id = await sendToChannel(t.client(alice), 'general', 'mine', 'mine');
     const res = await t.client(bob).patch(`/messages/${id}`, { content: 'hijacked' });
