@@ -238,9 +238,6 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
   // Each edit reads a message's history and writes it back with one more entry: concurrent edits
   // take turns on the rows (in id order, so two moves cannot deadlock), and none is lost.
   await tx.tx.$queryRaw`SELECT id FROM "Message" WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`;
-  const destination = plan.targetChannel ?? channel;
-  const targetHadMessages = moving
-    && (await tx.db.message.findFirst({ where: { channelId: destination!.id, topic: exactInsensitive(newTopic ?? message.topic), id: { notIn: ids } }, select: { id: true } })) != null;
   const audienceBefore = await messageAudience(tx.db, message.id);
   // A move to another channel changes who may read the messages: Zulip removes them from users
   // who cannot read the new channel and gives them to its subscribers.
@@ -296,10 +293,14 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
     ? [await recomputeFirstMessageId(tx.tx, channel!.id), await recomputeFirstMessageId(tx.tx, targetChannel.id)]
     : [];
   const allMoved = moving && (plan.propagateMode === 'change_all' || !(await visibleMessagesRemain(tx, user, channel!, message.topic, [])));
+  const destination = targetChannel ?? channel!;
+  const toTopic = newTopic ?? message.topic;
+  // Read after the move, so only for a topic moved as a whole: what the destination held besides the moved messages.
   const originalFollowers = allMoved
     ? await moveTopicPolicies(tx, {
-      fromChannelId: channel!.id, fromTopic: message.topic, toChannelId: destination!.id, toTopic: newTopic ?? message.topic,
-      targetHadMessages, losingAccess: new Set(access?.losing),
+      fromChannelId: channel!.id, fromTopic: message.topic, toChannelId: destination.id, toTopic,
+      targetHadMessages: (await tx.db.message.findFirst({ where: { channelId: destination.id, topic: exactInsensitive(toTopic), id: { notIn: ids } }, select: { id: true } })) != null,
+      losingAccess: new Set(access?.losing),
     })
     : null;
   return { original, ids, audienceBefore, access, firstMessages, allMoved, originalFollowers };

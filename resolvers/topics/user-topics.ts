@@ -35,7 +35,7 @@ export async function setTopicVisibilityPolicy(ctx: Context, user: User, channel
       await tx.userTopic.create({ data: { userId: user.id, channelId: channel.id, topicName: topic, visibilityPolicy: policy, lastUpdated: now } });
     }
   });
-  if (policy === MUTED || existing?.visibilityPolicy === MUTED) await publishMutedTopics(ctx, user.id);
+  if (policy === MUTED || existing?.visibilityPolicy === MUTED) await publishMutedTopics(ctx, [user.id]);
   ctx.events.publish(ctx.realm.id, [user.id], {
     type: 'user_topic', stream_id: channel.id, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
   });
@@ -54,36 +54,43 @@ export async function setTopicPolicies(
   const now = new Date();
   const rows = await tx.db.userTopic.findMany({ where: { userId: { in: userIds }, channelId, topicName: exactInsensitive(topic) } });
   const existing = new Map(rows.map((row) => [row.userId, row]));
-  const changed: number[] = [];
+  let changed: number[];
   if (policy === INHERIT) {
     await tx.db.userTopic.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
-    changed.push(...existing.keys());
+    changed = [...existing.keys()];
   } else {
-    for (const userId of userIds) {
-      const row = existing.get(userId);
-      if (row?.visibilityPolicy === policy) continue;
-      if (row) await tx.db.userTopic.update({ where: { id: row.id }, data: { visibilityPolicy: policy, lastUpdated: now, topicName: topic } });
-      else await tx.db.userTopic.create({ data: { userId, channelId, topicName: topic, visibilityPolicy: policy, lastUpdated: now } });
-      changed.push(userId);
+    // A move carries every follower and muter of the topic: one statement each way, not one per user.
+    const updated = rows.filter((row) => row.visibilityPolicy !== policy);
+    const created = userIds.filter((userId) => !existing.has(userId));
+    if (updated.length) {
+      await tx.db.userTopic.updateMany({ where: { id: { in: updated.map((row) => row.id) } }, data: { visibilityPolicy: policy, lastUpdated: now, topicName: topic } });
     }
+    if (created.length) {
+      await tx.db.userTopic.createMany({ data: created.map((userId) => ({ userId, channelId, topicName: topic, visibilityPolicy: policy, lastUpdated: now })) });
+    }
+    changed = [...updated.map((row) => row.userId), ...created];
   }
-  for (const userId of changed) {
-    const mutesChanged = policy === MUTED || existing.get(userId)?.visibilityPolicy === MUTED;
-    if (mutesChanged && !skipMutedTopicsEvent) await publishMutedTopics(tx, userId);
-    tx.events.publish(tx.realm.id, [userId], {
-      type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
-    });
+  if (!changed.length) return;
+  if (!skipMutedTopicsEvent) {
+    await publishMutedTopics(tx, changed.filter((userId) => policy === MUTED || existing.get(userId)?.visibilityPolicy === MUTED));
   }
+  tx.events.publish(tx.realm.id, changed, {
+    type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
+  });
 }
 
-/** Older clients follow mutes through the deprecated muted_topics event: the user's whole list. */
-async function publishMutedTopics(ctx: Context, userId: number): Promise<void> {
+/** Older clients follow mutes through the deprecated muted_topics event: each user's whole list. */
+async function publishMutedTopics(ctx: Context, userIds: number[]): Promise<void> {
+  if (!userIds.length) return;
   const muted = await ctx.db.userTopic.findMany({
-    where: { userId, visibilityPolicy: MUTED }, include: { channel: { select: { name: true } } }, orderBy: { id: 'asc' },
+    where: { userId: { in: userIds }, visibilityPolicy: MUTED }, include: { channel: { select: { name: true } } }, orderBy: { id: 'asc' },
   });
-  ctx.events.publish(ctx.realm.id, [userId], {
-    type: 'muted_topics', muted_topics: muted.map((m) => [m.channel.name, m.topicName, toUnixSeconds(m.lastUpdated)]),
-  });
+  for (const userId of userIds) {
+    ctx.events.publish(ctx.realm.id, [userId], {
+      type: 'muted_topics',
+      muted_topics: muted.filter((m) => m.userId === userId).map((m) => [m.channel.name, m.topicName, toUnixSeconds(m.lastUpdated)]),
+    });
+  }
 }
 
 // Register: the viewer's topic preferences. Zulip sends the deprecated muted_topics only to clients
