@@ -1,4 +1,5 @@
 import type { EditResult } from '../resolvers/messages/edit.ts';
+import type { SentMessage } from '../resolvers/messages/send.ts';
 import { AttachmentType } from './uploads.ts';
 import { builder } from './builder.ts';
 import type { MessageView, ReactionView } from '../resolvers/messages/present.ts';
@@ -124,6 +125,18 @@ export const MessageEditResultType = builder.objectRef<EditResult>('MessageEditR
       type: [AttachmentType],
       description: "The editor's uploads that no message links any more since this edit (delete them with deleteAttachment, or link them again).",
       resolve: (r) => r.detachedUploads,
+    }),
+  }),
+});
+
+export const SentMessageType = builder.objectRef<SentMessage>('SentMessage').implement({
+  description: 'A message just sent.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The new message\'s ID.' }),
+    automaticNewVisibilityPolicy: t.int({
+      nullable: true,
+      description: 'The sender\'s new visibility policy for the topic (2 unmuted, 3 followed) where sending changed it, as their automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy settings say; null otherwise. The change also arrives as a user_topic event.',
+      resolve: (m) => m.automaticNewVisibilityPolicy,
     }),
   }),
 });

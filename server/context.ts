@@ -102,7 +102,7 @@ function refusal(args: { document: DocumentNode; operationName?: string | null; 
 }
 
 /** Root fields an incoming-webhook bot may use: sending messages (Zulip's allow_incoming_webhooks). */
-const INCOMING_WEBHOOK_FIELDS = new Set(['sendMessage', ...CREDENTIAL_FREE_FIELDS]);
+const INCOMING_WEBHOOK_FIELDS = new Set(['postMessage', 'sendMessage', ...CREDENTIAL_FREE_FIELDS]);
 const INCOMING_WEBHOOK_BOT = 2;
 
 function webhookRefusal(args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError | null {

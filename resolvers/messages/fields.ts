@@ -1,7 +1,7 @@
 // GraphQL fields of the messages area.
 import { builder } from '../../schema/builder.ts';
 import { forUser, userAction } from '../../schema/fields.ts';
-import { MessageEditResultType, MessageSnapshotType, MessageType, MessageWindow, NarrowMatchType, NarrowTermInput, ReactionInput } from '../../schema/messages.ts';
+import { MessageEditResultType, MessageSnapshotType, SentMessageType, MessageType, MessageWindow, NarrowMatchType, NarrowTermInput, ReactionInput } from '../../schema/messages.ts';
 import { fetchMessages } from './fetch.ts';
 import { sendMessage } from './send.ts';
 import { editMessage } from './edit.ts';
@@ -20,6 +20,17 @@ import { addSubmessage } from './widgets.ts';
 import './events.ts';
 // The area's part of register's initial state.
 import './initial-state.ts';
+
+/** What sending takes (postMessage, and sendMessage before it). */
+const sendArgs = builder.args((t) => ({
+  type: t.string({ required: true, description: '`channel` (or `stream`) or `direct` (or `private`).' }),
+  to: t.field({ type: 'JSON', required: true, description: 'Channel name or ID; or a list of user IDs or emails.' }),
+  topic: t.string({ description: 'Required for channel messages; "" is the empty topic.' }),
+  content: t.string({ required: true, description: 'The Markdown content.' }),
+  readBySender: t.boolean({ description: 'Whether the message arrives read for its sender (default: yes, as for a human typing it).' }),
+  queueId: t.string({ description: 'The sender\'s own event queue (Zulip\'s `queue_id`): with `localId`, that queue\'s `message` event for this message carries `local_message_id`, for local echo.' }),
+  localId: t.string({ description: 'A client-chosen ID for this message (Zulip\'s `local_id`), returned as `local_message_id` on the `queueId` queue\'s `message` event.' }),
+}));
 
 /** A reaction to a message, as the viewer adds or removes it. */
 const reactionArgs = builder.args((t) => ({ messageId: t.int({ required: true }), reaction: t.field({ type: ReactionInput, required: true }) }));
@@ -100,17 +111,16 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  postMessage: t.field({
+    type: SentMessageType,
+    description: 'Sends a channel or direct message (Zulip\'s POST /messages): its ID, and how sending changed the sender\'s visibility policy for the topic.',
+    args: sendArgs,
+    resolve: forUser((ctx, user, args) => sendMessage(ctx, user, { ...args, to: args.to as unknown })),
+  }),
   sendMessage: t.int({
     description: 'Sends a channel or direct message and returns its ID.',
-    args: {
-      type: t.arg.string({ required: true, description: '`channel` (or `stream`) or `direct` (or `private`).' }),
-      to: t.arg({ type: 'JSON', required: true, description: 'Channel name or ID; or a list of user IDs or emails.' }),
-      topic: t.arg.string({ description: 'Required for channel messages; "" is the empty topic.' }),
-      content: t.arg.string({ required: true }),
-      readBySender: t.arg.boolean(),
-      queueId: t.arg.string({ description: 'The sender\'s own event queue (Zulip\'s `queue_id`): with `localId`, that queue\'s `message` event for this message carries `local_message_id`, for local echo.' }),
-      localId: t.arg.string({ description: 'A client-chosen ID for this message (Zulip\'s `local_id`), returned as `local_message_id` on the `queueId` queue\'s `message` event.' }),
-    },
+    deprecationReason: 'Use postMessage, which also tells how sending changed the sender\'s visibility policy for the topic.',
+    args: sendArgs,
     resolve: forUser(async (ctx, user, args) => (await sendMessage(ctx, user, { ...args, to: args.to as unknown })).id),
   }),
   updateMessage: t.field({

@@ -6,6 +6,8 @@ import { unicodeEmojiByName, unicodeEmojiNameForCode } from '../emoji/unicode.ts
 import { accessMessage, messageAudience } from './access.ts';
 import { isDbId } from '../rows.ts';
 import type { ReactionEvent } from './events.ts';
+import { inTransaction } from '../transaction.ts';
+import { applyParticipation } from '../topics/auto-policies.ts';
 
 export interface ReactionInput {
   emojiName?: string | null;
@@ -68,16 +70,17 @@ export async function addReaction(ctx: Context, user: User, messageId: number, i
   });
   if (existing) throw new ReactionAlreadyExistsError();
   try {
-    await ctx.db.$transaction(async (tx) => {
-      await tx.reaction.create({ data: { messageId, userId: user.id, emojiName: emoji.name, emojiCode: emoji.code, reactionType: emoji.type } });
+    await inTransaction(ctx, async (tx) => {
+      await tx.db.reaction.create({ data: { messageId, userId: user.id, emojiName: emoji.name, emojiCode: emoji.code, reactionType: emoji.type } });
       // Reacting to public history the user never received gives them a (historical) row.
       if (!userMessage) {
-        await tx.userMessage.upsert({
+        await tx.db.userMessage.upsert({
           where: { userId_messageId: { userId: user.id, messageId } },
           create: { userId: user.id, messageId, read: true, historical: true },
           update: {},
         });
       }
+      await applyParticipation(tx, user, message);
     });
   } catch (error) {
     // The same reaction sent twice at once: the second loses the race on the unique key.

@@ -24,6 +24,10 @@ import { serviceBotTriggers } from '../bots/service-bots.ts';
 import { onCommit } from '../transaction.ts';
 import { driverQuery } from '../../prisma/database.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from './markdown.ts';
+import {
+  AUTO_POLICY_COLUMNS, autoPolicyCtes, autoPolicyOutcome, NO_AUTO_POLICIES, planAutoPolicies, publishAutoPolicies,
+  type AutoPolicyColumns, type AutoPolicyOutcome, type AutoPolicyPlan,
+} from '../topics/auto-policies.ts';
 
 export interface SendInput {
   type: string;
@@ -186,6 +190,8 @@ async function directConversationId(ctx: Context, userIds: number[]): Promise<nu
 export interface SentMessage {
   id: number;
   recipientUserIds: number[];
+  /** The sender's topic visibility policy, where sending changed it (Zulip's `automatic_new_visibility_policy`). */
+  automaticNewVisibilityPolicy: number | null;
 }
 
 interface RecipientFlags extends Omit<UserMessageFlags, 'starred' | 'collapsed'> {
@@ -206,7 +212,7 @@ export async function sendMessage(ctx: Context, sender: User, input: SendInput, 
   const plan = await planSend(ctx, sender, input, options);
   const written = await writeMessage(ctx, sender, plan);
   await publishMessage(ctx, sender, input, plan, written);
-  return { id: written.id, recipientUserIds: plan.flags.map((f) => f.userId) };
+  return { id: written.id, recipientUserIds: plan.flags.map((f) => f.userId), automaticNewVisibilityPolicy: written.autoPolicies.automaticNewVisibilityPolicy };
 }
 
 /** What sending will write: the recipient, the rendering and each recipient's flags. */
@@ -221,6 +227,8 @@ interface SendPlan {
   claimed: number[];
   /** A /poll or /todo message's widget definition, its first submessage. */
   widgetJson: string | null;
+  /** Who may come to follow or unmute the topic (the send statement decides and writes it). */
+  autoPolicies: AutoPolicyPlan;
 }
 
 interface WrittenMessage {
@@ -228,6 +236,7 @@ interface WrittenMessage {
   widgetId: number | null;
   conversationId: number | null;
   dateSent: Date;
+  autoPolicies: AutoPolicyOutcome;
 }
 
 async function planSend(ctx: Context, sender: User, input: SendInput, options: SendOptions): Promise<SendPlan> {
@@ -272,12 +281,17 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
     historical: recipient.kind === 'channel' && userId === sender.id && !recipientIds.includes(userId),
   }));
   const widget = widgetFor(content);
-  return { content, recipient, rendered, recipientIds, flags, claimed, widgetJson: widget ? JSON.stringify(widget) : null };
+  const autoPolicies = recipient.kind === 'channel'
+    ? await planAutoPolicies(ctx, sender, recipient.channel, recipient.topic, {
+        subscribed: recipientIds.includes(sender.id), mentionedUserIds: rendered.mentionedUserIds, recipientIds,
+      })
+    : NO_AUTO_POLICIES;
+  return { content, recipient, rendered, recipientIds, flags, claimed, widgetJson: widget ? JSON.stringify(widget) : null, autoPolicies };
 }
 
 /**
  * One statement writes the message, every recipient's flags, the channel's first message, the
- * widget and the claimed uploads: atomic without an interactive transaction, and one round trip on
+ * widget, the claimed uploads and the topic policies sending changes: atomic without an interactive transaction, and one round trip on
  * the hottest path there is. Its text is fixed, so it is prepared (in a transaction, such as a
  * scheduled message's delivery, it runs on the transaction's connection through Prisma).
  */
@@ -287,7 +301,7 @@ async function writeMessage(ctx: Context, sender: User, plan: SendPlan): Promise
   const channelId = recipient.kind === 'channel' ? recipient.channel.id : null;
   const topic = recipient.kind === 'channel' ? recipient.topic : '';
   const dateSent = new Date();
-  const [row] = await driverQuery<{ id: number; widgetId: number | null }>(ctx.db, Prisma.sql`
+  const [row] = await driverQuery<{ id: number; widgetId: number | null } & AutoPolicyColumns>(ctx.db, Prisma.sql`
     WITH m AS (
       INSERT INTO "Message" ("realmId", "senderId", "channelId", "topic", "directConversationId", "content", "renderedContent",
         "dateSent", "sendingClient", "isMeMessage", "hasLink", "hasImage", "hasAttachment")
@@ -309,9 +323,9 @@ async function writeMessage(ctx: Context, sender: User, plan: SendPlan): Promise
       RETURNING id
     ), attachments AS (
       INSERT INTO "AttachmentMessage" ("attachmentId", "messageId") SELECT a, m.id FROM m, unnest(${claimed}::int[]) AS a
-    )
-    SELECT id, (SELECT id FROM widget) AS "widgetId" FROM m`, { prepare: 'messages.send' });
-  return { id: row!.id, widgetId: row!.widgetId, conversationId, dateSent };
+    ), ${autoPolicyCtes(plan.autoPolicies, dateSent)}
+    SELECT id, (SELECT id FROM widget) AS "widgetId", ${AUTO_POLICY_COLUMNS} FROM m`, { prepare: 'messages.send' });
+  return { id: row!.id, widgetId: row!.widgetId, conversationId, dateSent, autoPolicies: autoPolicyOutcome(row!) };
 }
 
 /** The `message` event (with local echo for the sender's queue), attachment updates, service bots. */
@@ -319,6 +333,8 @@ async function publishMessage(ctx: Context, sender: User, input: SendInput, plan
   const { recipient, rendered, flags, widgetJson } = plan;
   const { id, conversationId, dateSent } = written;
   await announceUpdates(ctx, plan.claimed);
+  // Before the message, as Zulip orders them: a client shows the message in a topic it already follows.
+  await publishAutoPolicies(ctx, plan.autoPolicies, written.autoPolicies, dateSent);
   if (rendered.html.includes(THUMBNAIL_PLACEHOLDER_CLASS)) ctx.thumbnails?.recheck(plan.claimed);
   const channelId = recipient.kind === 'channel' ? recipient.channel.id : null;
   const topic = recipient.kind === 'channel' ? recipient.topic : '';

@@ -2,6 +2,7 @@
 // a message whose content starts with `/poll` or `/todo` gets a first "widget" submessage defining
 // it; participants then attach submessages (votes, options, tasks, strikes), which clients replay in
 // ID order to show its state. The server only checks each submessage's shape and who may send it.
+import { applyParticipation } from '../topics/auto-policies.ts';
 import { Prisma, type User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
@@ -168,6 +169,7 @@ export async function addSubmessage(ctx: Context, user: User, messageId: number,
     if (widgetType === 'poll') validatePoll(data, isAuthor);
     if (widgetType === 'todo') validateTodo(data, isAuthor);
     const row = await tx.db.subMessage.create({ data: { messageId: message.id, senderId: user.id, msgType, content } });
+    await applyParticipation(tx, user, message);
     tx.events.publish(ctx.realm.id, await messageAudience(tx.db, message.id), {
       type: 'submessage', msg_type: msgType, message_id: message.id, submessage_id: row.id, sender_id: user.id, content,
     });

@@ -80,7 +80,7 @@ export async function setTopicPolicies(
 }
 
 /** Older clients follow mutes through the deprecated muted_topics event: each user's whole list. */
-async function publishMutedTopics(ctx: Context, userIds: number[]): Promise<void> {
+export async function publishMutedTopics(ctx: Context, userIds: number[]): Promise<void> {
   if (!userIds.length) return;
   const muted = await ctx.db.userTopic.findMany({
     where: { userId: { in: userIds }, visibilityPolicy: MUTED }, include: { channel: { select: { name: true } } }, orderBy: { id: 'asc' },

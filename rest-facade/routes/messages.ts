@@ -8,12 +8,13 @@ export const NARROW_PARAM = { decode: 'json', convert: normalizeNarrow } as cons
 
 export const messageRoutes: Route[] = [
   {
-    method: 'POST', path: '/messages', field: 'sendMessage',
+    method: 'POST', path: '/messages', field: 'postMessage',
     params: {
       to: { decode: 'jsonOrString' },
       topic: { aliases: ['subject'] },
     },
-    shape: (id) => ({ id }),
+    // Present only where sending changed the sender's policy.
+    shape: ({ id, automaticNewVisibilityPolicy }) => (automaticNewVisibilityPolicy == null ? { id } : { id, automatic_new_visibility_policy: automaticNewVisibilityPolicy }),
   },
   {
     method: 'GET', path: '/messages', field: 'messages',

@@ -207,7 +207,7 @@ describe('Introspection', () => {
     const data = await ok(t, `{ __schema { mutationType { fields { name } } } }`);
     const names = data.__schema.mutationType.fields.map((f: { name: string }) => f.name);
     expect(names).toEqual(expect.arrayContaining([
-      'fetchApiKey', 'devFetchApiKey', 'createUser', 'subscribe', 'sendMessage', 'updateMessage', 'deleteMessage',
+      'fetchApiKey', 'devFetchApiKey', 'createUser', 'subscribe', 'postMessage', 'updateMessage', 'deleteMessage',
       'addReaction', 'removeReaction', 'updateMessageFlags',
     ]));
   });

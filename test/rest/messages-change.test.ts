@@ -387,7 +387,8 @@ describe('PATCH /messages/{message_id}: who has a resolve notice unread', () => 
   });
 
   it('in a topic nobody follows: unread for "never" only', async () => {
-    const id = await sendToChannel(t.client(people.exceptFollowed), 'resolutions', 'unfollowed', 'done?');
+    // Started by the bot: a person starting it would follow it (automatically_follow_topics_policy).
+    const id = await sendToChannel(t.client(robot), 'resolutions', 'unfollowed', 'done?');
     await resolve(id, '✔ unfollowed');
     expect(await unreadLastMessage('✔ unfollowed')).toEqual(['never']);
     await pastUndoGracePeriod('resolutions', '✔ unfollowed');
@@ -410,7 +411,7 @@ describe('PATCH /messages/{message_id}: who has a resolve notice unread', () => 
   });
 
   it('the user who resolved it has it read, whatever their setting', async () => {
-    const id = await sendToChannel(t.client(people.mover), 'resolutions', 'resolved by never', 'done?');
+    const id = await sendToChannel(t.client(robot), 'resolutions', 'resolved by never', 'done?');
     await resolve(id, '✔ resolved by never', 'change_all', people.never);
     expect(await unreadLastMessage('✔ resolved by never')).toEqual([]);
   });

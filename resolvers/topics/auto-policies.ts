@@ -1,0 +1,225 @@
+// Zulip's automatic topic visibility policies. A user follows or unmutes a topic on their own
+// when they start it, send to it or take part in it, as their automatically_follow_topics_policy
+// and automatically_unmute_topics_in_muted_streams_policy say, and follows a topic where someone
+// mentions them by name while automatically_follow_topics_where_mentioned is on. These policies
+// only ever raise a topic's visibility: a followed topic stays followed, and a mention does not
+// override an explicit mute.
+//
+// Sending is the hot path, so there the checks and writes are part of the send statement itself
+// (`autoPolicyCtes`, read by resolvers/messages/send.ts): no round trip is added to a send. Reacting
+// and widget submessages count as taking part (`applyParticipation`), as in Zulip.
+import { Prisma, type Channel, type User } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../../schema/context.ts';
+import type { TxContext } from '../transaction.ts';
+import { historyIsPublicTo } from '../channels/access.ts';
+import { effectiveSettings, USER_SETTINGS } from '../settings/catalog.ts';
+import { exactInsensitive } from '../rows.ts';
+import { toUnixSeconds } from '../time.ts';
+import { TOPIC_POLICY } from './policies.ts';
+import { publishMutedTopics, setTopicPolicies } from './user-topics.ts';
+
+const { INHERIT, MUTED, UNMUTED, FOLLOWED } = TOPIC_POLICY;
+
+/** The values of the two automatic policy settings (Zulip's AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_*). */
+export const AUTO_POLICY = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
+
+/** What one channel message may change, decided before it is written. */
+export interface AutoPolicyPlan {
+  channelId: number;
+  topic: string;
+  senderId: number;
+  /**
+   * The sender's policies as conditions the statement evaluates, or null where the sender's
+   * visibility cannot change (a bot, or both policies "never" and no mention of themselves).
+   */
+  sender: {
+    /** Sending (every message takes part) follows the topic: policy ON_SEND or ON_PARTICIPATION. */
+    followAlways: boolean;
+    /** Sending unmutes a topic of a muted channel. */
+    unmuteAlways: boolean;
+    followOnInitiation: boolean;
+    unmuteOnInitiation: boolean;
+    /** Whether "the topic is new" is judged by the channel's history or by the sender's messages. */
+    historyAccess: boolean;
+    /** The sender mentions themselves with automatically_follow_topics_where_mentioned on. */
+    selfMention: boolean;
+  } | null;
+  /** Other human recipients mentioned by name; each one's setting is read by the statement. */
+  mentioned: number[];
+}
+
+/** The policies the statement set: the sender's, and who follows the topic because of a mention. */
+export interface AutoPolicyOutcome {
+  /** The sender's new policy, or null. Zulip's `automatic_new_visibility_policy` (mentions aside). */
+  senderPolicy: number | null;
+  /** What the sender's policy was before, when it changed. */
+  senderPrevious: number | null;
+  /** The sender's policy from their automatic settings alone, for the send response. */
+  automaticNewVisibilityPolicy: number | null;
+  mentionFollowers: number[];
+}
+
+/**
+ * Zulip's conditions in do_send_messages: a human sender's own policy, and personal mentions of
+ * human recipients (group and wildcard mentions follow nothing).
+ */
+export async function planAutoPolicies(
+  ctx: Pick<Context, 'db' | 'realm'>, sender: User, channel: Channel, topic: string,
+  { subscribed, mentionedUserIds, recipientIds }: { subscribed: boolean; mentionedUserIds: readonly number[]; recipientIds: readonly number[] },
+): Promise<AutoPolicyPlan> {
+  const settings = effectiveSettings(sender, ctx.realm);
+  const follow = settings.automatically_follow_topics_policy;
+  const unmute = settings.automatically_unmute_topics_in_muted_streams_policy;
+  const recipients = new Set(recipientIds);
+  const selfMention = mentionedUserIds.includes(sender.id) && recipients.has(sender.id) && settings.automatically_follow_topics_where_mentioned;
+  const active = !sender.isBot && (selfMention || follow !== AUTO_POLICY.NEVER || unmute !== AUTO_POLICY.NEVER);
+  const onInitiation = follow === AUTO_POLICY.ON_INITIATION || unmute === AUTO_POLICY.ON_INITIATION;
+  return {
+    channelId: channel.id,
+    topic,
+    senderId: sender.id,
+    sender: active
+      ? {
+          followAlways: follow === AUTO_POLICY.ON_SEND || follow === AUTO_POLICY.ON_PARTICIPATION,
+          unmuteAlways: unmute === AUTO_POLICY.ON_SEND || unmute === AUTO_POLICY.ON_PARTICIPATION,
+          followOnInitiation: follow === AUTO_POLICY.ON_INITIATION,
+          unmuteOnInitiation: unmute === AUTO_POLICY.ON_INITIATION,
+          // Zulip judges a protected history by the sender's own messages, so as not to reveal others'.
+          historyAccess: onInitiation && (await historyIsPublicTo(ctx.db, channel, sender, subscribed)),
+          selfMention,
+        }
+      : null,
+    // Bots among them are left out by the statement, which reads the users anyway.
+    mentioned: mentionedUserIds.filter((id) => id !== sender.id && recipients.has(id)),
+  };
+}
+
+/** For a direct message: nothing to decide (the statement's parts then match no row). */
+export const NO_AUTO_POLICIES: AutoPolicyPlan = { channelId: 0, topic: '', senderId: 0, sender: null, mentioned: [] };
+
+const MENTION_DEFAULT = USER_SETTINGS.automatically_follow_topics_where_mentioned.default;
+
+/**
+ * The send statement's CTEs that apply `plan` (to follow its others, after a comma). They read
+ * the database as it was before the statement, so the message being sent is not among the topic's
+ * earlier messages. The sender's choice is Zulip's visibility_policy_for_send_message with the
+ * settings already resolved to conditions; `autoPolicyColumns` reads the outcome.
+ */
+export function autoPolicyCtes(plan: AutoPolicyPlan, now: Date): Prisma.Sql {
+  const s = plan.sender;
+  const { channelId, topic, senderId } = plan;
+  const at = Prisma.sql`${now.toISOString()}::timestamp(3)`;
+  return Prisma.sql`
+    auto_state AS (
+      SELECT
+        (SELECT ut.id FROM "UserTopic" ut
+          WHERE ut."userId" = ${senderId}::int AND ut."channelId" = ${channelId}::int AND lower(ut."topicName") = lower(${topic}::text) LIMIT 1) AS row_id,
+        COALESCE((SELECT ut."visibilityPolicy" FROM "UserTopic" ut
+          WHERE ut."userId" = ${senderId}::int AND ut."channelId" = ${channelId}::int AND lower(ut."topicName") = lower(${topic}::text) LIMIT 1), ${INHERIT}::int) AS current,
+        COALESCE((SELECT s."isMuted" FROM "Subscription" s
+          WHERE s."userId" = ${senderId}::int AND s."channelId" = ${channelId}::int AND s.active), false) AS muted,
+        NOT EXISTS (SELECT 1 FROM "Message" o
+          WHERE o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text)
+            AND (${s?.historyAccess ?? false}::boolean OR EXISTS (
+              SELECT 1 FROM "UserMessage" um WHERE um."userId" = ${senderId}::int AND um."messageId" = o.id))) AS initiates
+      WHERE ${s !== null}::boolean
+    ), auto_choice AS (
+      SELECT row_id, current, CASE
+        WHEN current = ${FOLLOWED}::int THEN NULL
+        WHEN ${s?.followAlways ?? false}::boolean THEN ${FOLLOWED}::int
+        WHEN current <> ${INHERIT}::int THEN
+          CASE WHEN muted AND ${s?.unmuteAlways ?? false}::boolean AND current <> ${UNMUTED}::int THEN ${UNMUTED}::int END
+        WHEN ${s?.followOnInitiation ?? false}::boolean AND initiates THEN ${FOLLOWED}::int
+        WHEN muted AND (${s?.unmuteAlways ?? false}::boolean OR (${s?.unmuteOnInitiation ?? false}::boolean AND initiates)) THEN ${UNMUTED}::int
+      END AS chosen
+      FROM auto_state
+    ), auto AS (
+      -- A mention of oneself follows the topic after the rest, unless it is muted or followed by then.
+      SELECT row_id, current, chosen, CASE
+        WHEN ${s?.selfMention ?? false}::boolean AND COALESCE(chosen, current) NOT IN (${MUTED}::int, ${FOLLOWED}::int) THEN ${FOLLOWED}::int
+        ELSE chosen
+      END AS policy
+      FROM auto_choice
+    ), auto_update AS (
+      UPDATE "UserTopic" ut SET "visibilityPolicy" = a.policy, "lastUpdated" = ${at}, "topicName" = ${topic}::text
+      FROM auto a WHERE ut.id = a.row_id AND a.policy IS NOT NULL
+    ), auto_insert AS (
+      INSERT INTO "UserTopic" ("userId", "channelId", "topicName", "visibilityPolicy", "lastUpdated")
+      SELECT ${senderId}::int, ${channelId}::int, ${topic}::text, policy, ${at} FROM auto WHERE row_id IS NULL AND policy IS NOT NULL
+      ON CONFLICT ("userId", "channelId", "topicName") DO UPDATE SET "visibilityPolicy" = EXCLUDED."visibilityPolicy", "lastUpdated" = EXCLUDED."lastUpdated"
+    ), mention_follow AS (
+      SELECT u.id AS user_id, ut.id AS row_id
+      FROM "User" u
+      LEFT JOIN "UserTopic" ut ON ut."userId" = u.id AND ut."channelId" = ${channelId}::int AND lower(ut."topicName") = lower(${topic}::text)
+      WHERE u.id = ANY(${plan.mentioned}::int[]) AND NOT u."isBot"
+        AND CASE WHEN jsonb_typeof(u.settings -> 'automatically_follow_topics_where_mentioned') = 'boolean'
+          THEN (u.settings ->> 'automatically_follow_topics_where_mentioned')::boolean ELSE ${MENTION_DEFAULT}::boolean END
+        -- An explicit mute wins over a mention.
+        AND (ut.id IS NULL OR ut."visibilityPolicy" NOT IN (${MUTED}::int, ${FOLLOWED}::int))
+    ), mention_update AS (
+      UPDATE "UserTopic" ut SET "visibilityPolicy" = ${FOLLOWED}::int, "lastUpdated" = ${at}, "topicName" = ${topic}::text
+      FROM mention_follow f WHERE ut.id = f.row_id
+    ), mention_insert AS (
+      INSERT INTO "UserTopic" ("userId", "channelId", "topicName", "visibilityPolicy", "lastUpdated")
+      SELECT user_id, ${channelId}::int, ${topic}::text, ${FOLLOWED}::int, ${at} FROM mention_follow WHERE row_id IS NULL
+      ON CONFLICT ("userId", "channelId", "topicName") DO UPDATE SET "visibilityPolicy" = EXCLUDED."visibilityPolicy", "lastUpdated" = EXCLUDED."lastUpdated"
+    )`;
+}
+
+/** The final select's columns that report what `autoPolicyCtes` did (see `autoPolicyOutcome`). */
+export const AUTO_POLICY_COLUMNS = Prisma.sql`
+  (SELECT policy FROM auto) AS "autoPolicy", (SELECT current FROM auto) AS "autoPrevious", (SELECT chosen FROM auto) AS "autoChosen",
+  ARRAY(SELECT user_id FROM mention_follow ORDER BY user_id) AS "mentionFollowers"`;
+
+export interface AutoPolicyColumns {
+  autoPolicy: number | null;
+  autoPrevious: number | null;
+  autoChosen: number | null;
+  mentionFollowers: number[] | null;
+}
+
+export function autoPolicyOutcome(row: AutoPolicyColumns): AutoPolicyOutcome {
+  const senderPolicy = row.autoPolicy ?? null;
+  return {
+    senderPolicy,
+    senderPrevious: senderPolicy === null ? null : row.autoPrevious,
+    automaticNewVisibilityPolicy: row.autoChosen ?? null,
+    mentionFollowers: row.mentionFollowers ?? [],
+  };
+}
+
+/** The `user_topic` events (and a former mute's `muted_topics`) of what the send statement set. */
+export async function publishAutoPolicies(ctx: Context, plan: AutoPolicyPlan, outcome: AutoPolicyOutcome, now: Date): Promise<void> {
+  const event = (policy: number) => ({
+    type: 'user_topic' as const, stream_id: plan.channelId, topic_name: plan.topic, last_updated: toUnixSeconds(now), visibility_policy: policy,
+  });
+  if (outcome.senderPolicy !== null) {
+    if (outcome.senderPrevious === MUTED) await publishMutedTopics(ctx, [plan.senderId]);
+    ctx.events.publish(ctx.realm.id, [plan.senderId], event(outcome.senderPolicy));
+  }
+  if (outcome.mentionFollowers.length) ctx.events.publish(ctx.realm.id, outcome.mentionFollowers, event(FOLLOWED));
+}
+
+/**
+ * Taking part in a topic otherwise than by sending (a reaction, a widget's submessage): Zulip's
+ * visibility_policy_for_participation, for users whose policy is ON_PARTICIPATION, in the caller's
+ * transaction. Only subscribers; a followed topic stays followed.
+ */
+export async function applyParticipation(
+  tx: TxContext<Context>, user: User, message: { channelId: number | null; topic: string },
+): Promise<void> {
+  if (message.channelId === null || user.isBot || user.realmId !== tx.realm.id) return;
+  const settings = effectiveSettings(user, tx.realm);
+  const follow = settings.automatically_follow_topics_policy === AUTO_POLICY.ON_PARTICIPATION;
+  const unmute = settings.automatically_unmute_topics_in_muted_streams_policy === AUTO_POLICY.ON_PARTICIPATION;
+  if (!follow && !unmute) return;
+  const subscription = await tx.db.subscription.findFirst({ where: { userId: user.id, channelId: message.channelId, active: true }, select: { isMuted: true } });
+  if (!subscription) return;
+  const policy = follow ? FOLLOWED : subscription.isMuted ? UNMUTED : null;
+  if (policy === null) return;
+  const existing = await tx.db.userTopic.findFirst({
+    where: { userId: user.id, channelId: message.channelId, topicName: exactInsensitive(message.topic) }, select: { visibilityPolicy: true },
+  });
+  if (existing && (existing.visibilityPolicy === policy || existing.visibilityPolicy === FOLLOWED)) return;
+  await setTopicPolicies(tx, [user.id], message.channelId, message.topic, policy);
+}
