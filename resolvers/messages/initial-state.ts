@@ -47,7 +47,6 @@ async function unreadRows(s: InitialState, viewerId: number) {
     where: {
       userId: viewerId,
       read: false,
-      historical: false,
       message: {
         OR: [
           { channelId: null },

@@ -15,6 +15,7 @@ import { codePointLength } from '../text.ts';
 import { exactInsensitive } from '../rows.ts';
 import { newUserSettings } from '../settings/realm-defaults.ts';
 import { apiEmailFor, emailVisibilityOf, EMAIL_VISIBLE_TO_EVERYONE } from './present.ts';
+import { historyIsPublicTo } from '../channels/access.ts';
 
 // Deliberately loose: Zulip accepts anything Django's EmailValidator does; this catches typos.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$|^[^\s@]+@[^\s@.]+\.local$/i;
@@ -108,7 +109,44 @@ export async function announceNewUser(ctx: { db: Db; realm: Realm; events: Event
 }
 
 export async function createUser(db: Db, realmId: number, input: NewUser): Promise<User> {
-  return db.$transaction((tx) => createUserInTx(tx, realmId, input));
+  return db.$transaction(async (tx) => {
+    const user = await createUserInTx(tx, realmId, input);
+    if (!user.isBot) await addNewUserHistory(tx, user);
+    return user;
+  });
+}
+
+/** Zulip's MAX_NUM_RECENT_MESSAGES and MAX_NUM_RECENT_UNREAD_MESSAGES. */
+const NEW_USER_HISTORY_MESSAGES = 1000;
+const NEW_USER_HISTORY_UNREAD = 20;
+
+/**
+ * Zulip's add_new_user_history: a new person's feed starts with the latest messages of the
+ * channels they were subscribed to whose history they may read (historical rows), the most recent
+ * twenty unread, so that the home view and the unread counts have something to show. Call it once
+ * the account's subscriptions are all made, in the same transaction.
+ */
+export async function addNewUserHistory(tx: Prisma.TransactionClient, user: User): Promise<void> {
+  const subscribed = await tx.channel.findMany({ where: { realmId: user.realmId, subscriptions: { some: { userId: user.id, active: true } } } });
+  const readable: number[] = [];
+  for (const channel of subscribed) if (await historyIsPublicTo(tx as unknown as Db, channel, user, true)) readable.push(channel.id);
+  if (!readable.length) return;
+  // The newest of each channel first, through the (realmId, channelId, id) index, then the newest overall.
+  await tx.$executeRaw`
+    WITH recent AS (
+      SELECT m.id FROM unnest(${readable}::int[]) AS c(id)
+      CROSS JOIN LATERAL (
+        SELECT id FROM "Message" WHERE "realmId" = ${user.realmId}::int AND "channelId" = c.id ORDER BY id DESC LIMIT ${NEW_USER_HISTORY_MESSAGES}::int
+      ) m
+      ORDER BY m.id DESC LIMIT ${NEW_USER_HISTORY_MESSAGES}::int
+    ), fresh AS (
+      -- A message sent since the subscriptions were made already has its row.
+      SELECT r.id, row_number() OVER (ORDER BY r.id DESC) AS newest FROM recent r
+      WHERE NOT EXISTS (SELECT 1 FROM "UserMessage" um WHERE um."userId" = ${user.id}::int AND um."messageId" = r.id)
+    )
+    INSERT INTO "UserMessage" ("userId", "messageId", "read", "historical")
+    SELECT ${user.id}::int, id, newest > ${NEW_USER_HISTORY_UNREAD}::int, true FROM fresh ORDER BY id
+    ON CONFLICT DO NOTHING`;
 }
 
 // Zulip's stream color palette, assigned round-robin to a user's new subscriptions.

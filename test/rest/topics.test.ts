@@ -324,7 +324,7 @@ describe('POST /user_topics', () => {
     const evs = await events(t.client(bob), q.queue_id, 'user_topic');
     expect(evs.map((e) => [e.stream_id, e.topic_name, e.visibility_policy])).toEqual([[id, 'future', 1], [id, 'future', 2], [id, 'future', 3]]);
     expect(typeof evs[0].last_updated).toBe('number');
-    const inChannel = (state: { user_topics: { stream_id: number }[] }) => state.user_topics.filter((u) => u.stream_id === id);
+    const inChannel = (state: object) => (state as { user_topics: { stream_id: number }[] }).user_topics.filter((u) => u.stream_id === id);
     expect(inChannel(await register(t.client(bob)))).toEqual([expect.objectContaining({ stream_id: id, topic_name: 'future', visibility_policy: 3 })]);
     // Others are not told.
     expect(inChannel(await register(t.client(alice)))).toEqual([]);
