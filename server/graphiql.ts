@@ -66,8 +66,8 @@ const DEFAULT_QUERY = `# Parley's GraphQL API: the REST API's operations and rul
 # WebSocket. An Authorization header in Headers wins.
 #
 # Docs: the first icon on the left. Also try:
-#   mutation { sendMessage(type: "channel", to: "general",
-#     topic: "hello", content: "Hi!") }
+#   mutation { postMessage(type: "channel", to: "general",
+#     topic: "hello", content: "Hi!") { id } }
 #   subscription { newMessages { id content } }
 
 {
