@@ -6,6 +6,7 @@ import type { Plugin } from 'graphql-yoga';
 import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
 import { BadRequestError, InvalidApiKeyError, ParleyError } from '../resolvers/errors.ts';
 import { toGraphQLError } from '../schema/errors.ts';
+import { INCOMING_WEBHOOK_BOT } from '../resolvers/bots/bots.ts';
 
 export type { Services } from '../schema/context.ts';
 
@@ -103,7 +104,6 @@ function refusal(args: { document: DocumentNode; operationName?: string | null; 
 
 /** Root fields an incoming-webhook bot may use: sending messages (Zulip's allow_incoming_webhooks). */
 const INCOMING_WEBHOOK_FIELDS = new Set(['postMessage', 'sendMessage', ...CREDENTIAL_FREE_FIELDS]);
-const INCOMING_WEBHOOK_BOT = 2;
 
 function webhookRefusal(args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError | null {
   const user = (args.contextValue as Partial<Context>).user;

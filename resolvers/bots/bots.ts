@@ -57,6 +57,30 @@ export interface BotChanges {
   defaultAllPublicStreams?: boolean | null;
 }
 
+/** Where a bot sends and listens when its client does not say (see botDefaults). */
+export interface BotDefaults {
+  sendingChannelId: number | null;
+  registerChannelName: string | null;
+  allPublicChannels: boolean;
+}
+
+/**
+ * A bot's default_sending_stream, default_events_register_stream and default_all_public_streams,
+ * which Zulip applies to a channel message sent without `to` and to a registration without
+ * `narrow` or `all_public_streams`. Null for people (the settings are bots' only).
+ */
+export async function botDefaults(db: Reader, user: Pick<User, 'id' | 'isBot'>): Promise<BotDefaults | null> {
+  if (!user.isBot) return null;
+  const profile = await db.botProfile.findUnique({ where: { userId: user.id } });
+  if (!profile) return null;
+  const names = await channelNames(db, [profile.defaultEventsRegisterChannelId]);
+  return {
+    sendingChannelId: profile.defaultSendingChannelId,
+    registerChannelName: profile.defaultEventsRegisterChannelId != null ? names.get(profile.defaultEventsRegisterChannelId) ?? null : null,
+    allPublicChannels: profile.defaultAllPublicChannels,
+  };
+}
+
 /** Zulip's require_member_or_admin: bot endpoints are for human members. */
 function requireMember(actor: User): void {
   if (actor.isBot) throw new BadRequestError('This endpoint does not accept bot requests.');

@@ -7,6 +7,7 @@ import { isGuest } from '../users/roles.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../realm/version.ts';
 import { DEFAULT_IDLE_QUEUE_TIMEOUT_SECS, MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from './queues.ts';
 import type { QueueOptions } from './queue.ts';
+import { botDefaults } from '../bots/bots.ts';
 
 export const CLIENT_CAPABILITIES = [
   'notification_settings_null', 'bulk_message_deletion', 'user_avatar_url_field_optional',
@@ -91,12 +92,16 @@ export async function registerQueue(ctx: Context, input: RegisterInput): Promise
     if (input.clientGravatar === true) throw new BadRequestError("Invalid 'client_gravatar' parameter for anonymous request");
     if (includeSubscribers === 'true') throw new BadRequestError("Invalid 'include_subscribers' parameter for anonymous request");
   }
+  // Zulip's _default_narrow and _default_all_public_streams: a bot's defaults where its client says nothing.
+  const defaults = user ? await botDefaults(ctx.db, user) : null;
+  let narrow = parseNarrow(input.narrow);
+  if (!narrow.length && defaults?.registerChannelName) narrow = [['stream', defaults.registerChannelName]];
   const options: QueueOptions = {
     eventTypes: input.eventTypes ?? null,
-    narrow: parseNarrow(input.narrow),
+    narrow,
     applyMarkdown: input.applyMarkdown ?? false,
     clientGravatar: input.clientGravatar ?? user !== null,
-    allPublicStreams: input.allPublicStreams ?? false,
+    allPublicStreams: input.allPublicStreams ?? defaults?.allPublicChannels ?? false,
     capabilities: parseCapabilities(input.clientCapabilities),
     idleTimeoutSecs: idleTimeoutSecs(input),
   };

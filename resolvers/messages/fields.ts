@@ -24,7 +24,7 @@ import './initial-state.ts';
 /** What sending takes (postMessage, and sendMessage before it). */
 const sendArgs = builder.args((t) => ({
   type: t.string({ required: true, description: '`channel` (or `stream`) or `direct` (or `private`).' }),
-  to: t.field({ type: 'JSON', required: true, description: 'Channel name or ID; or a list of user IDs or emails.' }),
+  to: t.field({ type: 'JSON', description: 'Channel name or ID (omitted: a bot\'s default sending channel); or a list of user IDs or emails.' }),
   topic: t.string({ description: 'Required for channel messages; "" is the empty topic.' }),
   content: t.string({ required: true, description: 'The Markdown content.' }),
   readBySender: t.boolean({ description: 'Whether the message arrives read for its sender (default: yes, as for a human typing it).' }),

@@ -21,6 +21,7 @@ import { usersAlertedBy } from '../users/alert-words.ts';
 import { usersMuting } from '../users/muted-users.ts';
 import { announceUpdates, claimableAttachmentIds } from '../uploads/attachments.ts';
 import { serviceBotTriggers } from '../bots/service-bots.ts';
+import { botDefaults } from '../bots/bots.ts';
 import { onCommit } from '../transaction.ts';
 import { driverQuery } from '../../prisma/database.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from './markdown.ts';
@@ -31,8 +32,8 @@ import {
 
 export interface SendInput {
   type: string;
-  /** Channel: one name or ID. Direct: user IDs or emails. */
-  to: unknown;
+  /** Channel: one name or ID (none: a bot's default_sending_stream). Direct: user IDs or emails. */
+  to?: unknown;
   topic?: string | null;
   content: string;
   readBySender?: boolean | null;
@@ -64,6 +65,11 @@ export function normalizeContent(content: string): string {
 
 async function resolveChannelRecipient(ctx: Context, sender: User, to: unknown, topic: string | null | undefined, system: boolean): Promise<Recipient> {
   let target: unknown = Array.isArray(to) ? (to.length === 1 ? to[0] : undefined) : to;
+  if (to == null || (Array.isArray(to) && !to.length)) {
+    // Zulip's Addressee.legacy_build: no channel named, a bot's default_sending_stream.
+    target = (await botDefaults(ctx.db, sender))?.sendingChannelId;
+    if (target == null) throw new BadRequestError('Missing channel');
+  }
   if (typeof target === 'string' && /^\d+$/.test(target.trim())) target = Number(target.trim());
   let found: ChannelWithSubscribers | null;
   if (typeof target === 'number') {
@@ -124,6 +130,7 @@ export async function checkSendGroup(ctx: Context, user: User, channel: Channel,
 
 async function resolveDirectRecipient(ctx: Context, sender: User, to: unknown, system: boolean): Promise<Recipient> {
   let refs: unknown[];
+  if (to == null) throw new BadRequestError('Message must have recipients');
   if (Array.isArray(to)) refs = to;
   else if (typeof to === 'number') refs = [to];
   else if (typeof to === 'string') refs = to.split(',').map((s) => s.trim()).filter(Boolean);
