@@ -7,7 +7,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { inTransaction } from '../transaction.ts';
 import { isStrongPassword } from '../settings/passwords.ts';
-import { addNewUserHistory, announceNewUser, createUserInTx, validateEmail, validateFullName } from '../users/create.ts';
+import { setUpNewPerson, announceNewUser, createUserInTx, validateEmail, validateFullName } from '../users/create.ts';
 import { pickColor } from '../users/create.ts';
 import { publishSubscribeEvents } from '../channels/subscribe-events.ts';
 import { activeUserIds } from '../users/audience.ts';
@@ -58,7 +58,7 @@ export async function signUp(ctx: Context, key: string, input: SignUpInput): Pro
     if (fresh.length) {
       await tx.db.subscription.createMany({ data: fresh.map((c, i) => ({ userId: user.id, channelId: c.id, color: pickColor(current.length + i) })), skipDuplicates: true });
     }
-    await addNewUserHistory(tx.tx, user);
+    await setUpNewPerson(tx.tx, user);
     const groups = await tx.db.userGroup.findMany({ where: { id: { in: invitation.groupIds }, realmId: ctx.realm.id, deactivated: false, isSystemGroup: false }, select: { id: true } });
     if (groups.length) await tx.db.userGroupMember.createMany({ data: groups.map((g) => ({ groupId: g.id, userId: user.id })), skipDuplicates: true });
     const admins = await tx.db.user.findMany({ where: { realmId: ctx.realm.id, isActive: true, role: { lte: ROLE_ADMINISTRATOR } }, select: { id: true } });

@@ -111,9 +111,20 @@ export async function announceNewUser(ctx: { db: Db; realm: Realm; events: Event
 export async function createUser(db: Db, realmId: number, input: NewUser): Promise<User> {
   return db.$transaction(async (tx) => {
     const user = await createUserInTx(tx, realmId, input);
-    if (!user.isBot) await addNewUserHistory(tx, user);
+    if (!user.isBot) await setUpNewPerson(tx, user);
     return user;
   });
+}
+
+/**
+ * What Zulip's process_new_human_user does for a person's new account once its subscriptions are
+ * made, in the same transaction: recent history (addNewUserHistory), and the notice explaining
+ * automatic topic follows to existing users marked seen (a new user starts with them).
+ */
+export async function setUpNewPerson(tx: Prisma.TransactionClient, user: User): Promise<void> {
+  await addNewUserHistory(tx, user);
+  await tx.$executeRaw`
+    INSERT INTO "OnboardingStep" ("userId", "step") VALUES (${user.id}, 'visibility_policy_banner') ON CONFLICT ("userId", "step") DO NOTHING`;
 }
 
 /** Zulip's MAX_NUM_RECENT_MESSAGES and MAX_NUM_RECENT_UNREAD_MESSAGES. */
@@ -123,10 +134,9 @@ const NEW_USER_HISTORY_UNREAD = 20;
 /**
  * Zulip's add_new_user_history: a new person's feed starts with the latest messages of the
  * channels they were subscribed to whose history they may read (historical rows), the most recent
- * twenty unread, so that the home view and the unread counts have something to show. Call it once
- * the account's subscriptions are all made, in the same transaction.
+ * twenty unread, so that the home view and the unread counts have something to show.
  */
-export async function addNewUserHistory(tx: Prisma.TransactionClient, user: User): Promise<void> {
+async function addNewUserHistory(tx: Prisma.TransactionClient, user: User): Promise<void> {
   const subscribed = await tx.channel.findMany({ where: { realmId: user.realmId, subscriptions: { some: { userId: user.id, active: true } } } });
   const readable: number[] = [];
   for (const channel of subscribed) if (await historyIsPublicTo(tx as unknown as Db, channel, user, true)) readable.push(channel.id);

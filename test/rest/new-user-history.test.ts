@@ -1,5 +1,6 @@
-// Zulip's add_new_user_history: a person's new account (POST /users, GraphQL createUser, an
-// invitation's sign-up) starts with the latest messages of the channels it was subscribed to whose
+// Zulip's process_new_human_user: a person's new account (POST /users, GraphQL createUser, an
+// invitation's sign-up) has the notice about automatic topic follows seen, and starts
+// (add_new_user_history) with the latest messages of the channels it was subscribed to whose
 // history it may read, as historical rows, the newest twenty unread. Bots start with nothing, and a
 // channel whose history is only for those who received it gives nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +65,15 @@ describe('POST /users: the new account\'s history', () => {
     expect(town.filter((m) => !m.flags.includes('read')).map((m) => m.id)).toEqual(sent.town.slice(-20));
     const state = await t.client(await login(email, STRONG)).post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
     expect(state.body.unread_msgs.streams.find((s: { stream_id: number }) => s.stream_id === townSquare).unread_message_ids).toEqual(sent.town.slice(-20));
+  });
+
+  it('has the notice explaining automatic topic follows seen (Zulip shows it to existing users only)', async () => {
+    const email = `noticed${++n}@example.com`;
+    expect((await t.client(t.owner).post('/users', { email, password: STRONG, full_name: 'Notice Comer' })).status).toBe(200);
+    const state = await t.client(await login(email, STRONG)).post('/register', { fetch_event_types: ['onboarding_steps'] });
+    const names = state.body.onboarding_steps.map((s: { name: string }) => s.name);
+    expect(names).not.toContain('visibility_policy_banner');
+    expect(names).toContain('intro_inbox_view_modal');
   });
 
   it('through GraphQL createUser too', async () => {
