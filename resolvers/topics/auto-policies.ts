@@ -110,20 +110,25 @@ export function autoPolicyCtes(plan: AutoPolicyPlan, now: Date): Prisma.Sql {
   const { channelId, topic, senderId } = plan;
   const at = Prisma.sql`${now.toISOString()}::timestamp(3)`;
   return Prisma.sql`
-    auto_state AS (
-      SELECT
-        (SELECT ut.id FROM "UserTopic" ut
-          WHERE ut."userId" = ${senderId}::int AND ut."channelId" = ${channelId}::int AND lower(ut."topicName") = lower(${topic}::text) LIMIT 1) AS row_id,
-        COALESCE((SELECT ut."visibilityPolicy" FROM "UserTopic" ut
-          WHERE ut."userId" = ${senderId}::int AND ut."channelId" = ${channelId}::int AND lower(ut."topicName") = lower(${topic}::text) LIMIT 1), ${INHERIT}::int) AS current,
-        COALESCE((SELECT s."isMuted" FROM "Subscription" s
-          WHERE s."userId" = ${senderId}::int AND s."channelId" = ${channelId}::int AND s.active), false) AS muted,
-        NOT EXISTS (SELECT 1 FROM "Message" o
-          WHERE o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text)
-            AND (${s?.historyAccess ?? false}::boolean OR EXISTS (
-              SELECT 1 FROM "UserMessage" um WHERE um."userId" = ${senderId}::int AND um."messageId" = o.id))) AS initiates
+    -- MATERIALIZED: inlined, each use of a column below would repeat its lookups in the plan, which
+    -- then costs more to make than to run, every time (the statement is prepared).
+    auto_state AS MATERIALIZED (
+      SELECT ut.id AS row_id, COALESCE(ut."visibilityPolicy", ${INHERIT}::int) AS current, COALESCE(sub."isMuted", false) AS muted,
+        -- Two checks, not one with an OR: the planner would hash all the sender's rows for the second.
+        NOT (
+          EXISTS (SELECT 1 FROM "Message" o
+            WHERE ${s?.historyAccess ?? false}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
+          OR EXISTS (SELECT 1 FROM "Message" o JOIN "UserMessage" um ON um."userId" = ${senderId}::int AND um."messageId" = o.id
+            WHERE NOT ${s?.historyAccess ?? false}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
+        ) AS initiates
+      FROM (SELECT 1) AS one
+      LEFT JOIN LATERAL (
+        SELECT id, "visibilityPolicy" FROM "UserTopic"
+        WHERE "userId" = ${senderId}::int AND "channelId" = ${channelId}::int AND lower("topicName") = lower(${topic}::text) LIMIT 1
+      ) ut ON true
+      LEFT JOIN "Subscription" sub ON sub."userId" = ${senderId}::int AND sub."channelId" = ${channelId}::int AND sub.active
       WHERE ${s !== null}::boolean
-    ), auto_choice AS (
+    ), auto_choice AS MATERIALIZED (
       SELECT row_id, current, CASE
         WHEN current = ${FOLLOWED}::int THEN NULL
         WHEN ${s?.followAlways ?? false}::boolean THEN ${FOLLOWED}::int
