@@ -12,7 +12,7 @@ import { Prisma, type Channel, type User } from '../../prisma/generated/client/c
 import type { Context } from '../../schema/context.ts';
 import type { TxContext } from '../transaction.ts';
 import { historyIsPublicTo } from '../channels/access.ts';
-import { effectiveSettings, USER_SETTINGS } from '../settings/catalog.ts';
+import { userSetting, USER_SETTINGS } from '../settings/catalog.ts';
 import { exactInsensitive } from '../rows.ts';
 import { toUnixSeconds } from '../time.ts';
 import { TOPIC_POLICY } from './policies.ts';
@@ -64,14 +64,13 @@ export interface AutoPolicyOutcome {
  * human recipients (group and wildcard mentions follow nothing).
  */
 export async function planAutoPolicies(
-  ctx: Pick<Context, 'db' | 'realm'>, sender: User, channel: Channel, topic: string,
+  ctx: Pick<Context, 'db'>, sender: User, channel: Channel, topic: string,
   { subscribed, mentionedUserIds, recipientIds }: { subscribed: boolean; mentionedUserIds: readonly number[]; recipientIds: readonly number[] },
 ): Promise<AutoPolicyPlan> {
-  const settings = effectiveSettings(sender, ctx.realm);
-  const follow = settings.automatically_follow_topics_policy;
-  const unmute = settings.automatically_unmute_topics_in_muted_streams_policy;
+  const follow = userSetting(sender, 'automatically_follow_topics_policy');
+  const unmute = userSetting(sender, 'automatically_unmute_topics_in_muted_streams_policy');
   const recipients = new Set(recipientIds);
-  const selfMention = mentionedUserIds.includes(sender.id) && recipients.has(sender.id) && settings.automatically_follow_topics_where_mentioned;
+  const selfMention = mentionedUserIds.includes(sender.id) && recipients.has(sender.id) && userSetting(sender, 'automatically_follow_topics_where_mentioned');
   const active = !sender.isBot && (selfMention || follow !== AUTO_POLICY.NEVER || unmute !== AUTO_POLICY.NEVER);
   const onInitiation = follow === AUTO_POLICY.ON_INITIATION || unmute === AUTO_POLICY.ON_INITIATION;
   return {
@@ -214,9 +213,8 @@ export async function applyParticipation(
   tx: TxContext<Context>, user: User, message: { channelId: number | null; topic: string },
 ): Promise<void> {
   if (message.channelId === null || user.isBot || user.realmId !== tx.realm.id) return;
-  const settings = effectiveSettings(user, tx.realm);
-  const follow = settings.automatically_follow_topics_policy === AUTO_POLICY.ON_PARTICIPATION;
-  const unmute = settings.automatically_unmute_topics_in_muted_streams_policy === AUTO_POLICY.ON_PARTICIPATION;
+  const follow = userSetting(user, 'automatically_follow_topics_policy') === AUTO_POLICY.ON_PARTICIPATION;
+  const unmute = userSetting(user, 'automatically_unmute_topics_in_muted_streams_policy') === AUTO_POLICY.ON_PARTICIPATION;
   if (!follow && !unmute) return;
   const subscription = await tx.db.subscription.findFirst({ where: { userId: user.id, channelId: message.channelId, active: true }, select: { isMuted: true } });
   if (!subscription) return;

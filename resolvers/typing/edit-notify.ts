@@ -6,7 +6,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { tailorEvents, topicForQueue } from '../events/kinds.ts';
-import { effectiveSettings } from '../settings/catalog.ts';
+import { effectiveSettings, userSetting } from '../settings/catalog.ts';
 import { accessMessage } from '../messages/access.ts';
 import { checkCanEditContent } from '../messages/edit.ts';
 
@@ -35,7 +35,7 @@ tailorEvents('typing_edit_message', (event, queue) => {
 /** Of these users, the active ones who want typing notifications. */
 async function typingReceivers(ctx: Context, userIds: number[]): Promise<number[]> {
   const users = await ctx.db.user.findMany({ where: { id: { in: userIds }, realmId: ctx.realm.id, isActive: true }, select: { id: true, settings: true } });
-  return users.filter((u) => effectiveSettings(u, ctx.realm).receives_typing_notifications).map((u) => u.id).sort((a, b) => a - b);
+  return users.filter((u) => userSetting(u, 'receives_typing_notifications')).map((u) => u.id).sort((a, b) => a - b);
 }
 
 export async function notifyEditTyping(ctx: Context, sender: User, messageId: number, op: string): Promise<void> {

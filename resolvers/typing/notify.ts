@@ -4,7 +4,7 @@ import type { User } from '../../prisma/generated/client/client.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { hasContentAccess } from '../channels/access.ts';
 import { normalizeTopic } from '../messages/topics.ts';
-import { effectiveSettings } from '../settings/catalog.ts';
+import { effectiveSettings, userSetting } from '../settings/catalog.ts';
 import { usersMuting } from '../users/muted-users.ts';
 
 export interface TypingInput {
@@ -23,7 +23,7 @@ async function typingAudience(ctx: Context, sender: User, userIds: number[]): Pr
   if (!userIds.length) return [];
   const muting = await usersMuting(ctx.db, ctx.realm.id, sender.id);
   const users = await ctx.db.user.findMany({ where: { id: { in: userIds }, realmId: ctx.realm.id, isActive: true }, select: { id: true, settings: true } });
-  return users.filter((u) => !muting.has(u.id) && effectiveSettings(u, ctx.realm).receives_typing_notifications).map((u) => u.id).sort((a, b) => a - b);
+  return users.filter((u) => !muting.has(u.id) && userSetting(u, 'receives_typing_notifications')).map((u) => u.id).sort((a, b) => a - b);
 }
 
 export async function notifyTyping(ctx: Context, sender: User, input: TypingInput): Promise<void> {

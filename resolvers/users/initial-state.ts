@@ -8,7 +8,7 @@ import { toUnixSeconds } from '../time.ts';
 import {
   DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS, INACCESSIBLE_USER_AVATAR_URL, INACCESSIBLE_USER_NAME, LONG_TERM_IDLE_DAYS, PRESENCE_LEGACY_ACTIVITY_OFFSET_SECS,
 } from '../limits.ts';
-import { effectiveSettings } from '../settings/catalog.ts';
+import { userSetting } from '../settings/catalog.ts';
 import type { InitialState, Json } from '../events/initial-state/state.ts';
 import { userRecord } from './wire.ts';
 import { realmUrl } from '../realm/urls.ts';
@@ -168,7 +168,7 @@ async function presenceState(s: InitialState, state: Json): Promise<void> {
   for (const row of rows) {
     const u = users.get(row.userId);
     if (!u || (accessible && !accessible.has(u.id))) continue;
-    if (!effectiveSettings(u, s.realm).presence_enabled) continue;
+    if (!userSetting(u, 'presence_enabled')) continue;
     const active = row.lastActiveTime ?? u.dateJoined;
     const connected = row.lastConnectedTime ?? row.lastActiveTime ?? u.dateJoined;
     // The update IDs POST /users/me/presence uses (resolvers/presence/presence.ts).
@@ -206,7 +206,7 @@ async function userStatusState(s: InitialState, state: Json): Promise<void> {
     if (!u || (accessible && !accessible.has(u.id))) continue;
     const status: Json = {};
     // Deprecated `away`: the negation of the user's presence_enabled setting.
-    if (!effectiveSettings(u, s.realm).presence_enabled) status.away = true;
+    if (!userSetting(u, 'presence_enabled')) status.away = true;
     if (row.statusText) status.status_text = row.statusText;
     if (row.emojiName) {
       status.emoji_name = row.emojiName;
