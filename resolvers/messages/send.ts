@@ -26,7 +26,7 @@ import { onCommit } from '../transaction.ts';
 import { driverQuery } from '../../prisma/database.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from './markdown.ts';
 import {
-  AUTO_POLICY_COLUMNS, autoPolicyCtes, autoPolicyOutcome, NO_AUTO_POLICIES, planAutoPolicies, publishAutoPolicies,
+  autoPolicyColumns, autoPolicyCtes, autoPolicyOutcome, NO_AUTO_POLICIES, planAutoPolicies, publishAutoPolicies,
   type AutoPolicyColumns, type AutoPolicyOutcome, type AutoPolicyPlan,
 } from '../topics/auto-policies.ts';
 
@@ -330,8 +330,8 @@ async function writeMessage(ctx: Context, sender: User, plan: SendPlan): Promise
       RETURNING id
     ), attachments AS (
       INSERT INTO "AttachmentMessage" ("attachmentId", "messageId") SELECT a, m.id FROM m, unnest(${claimed}::int[]) AS a
-    ), ${autoPolicyCtes(plan.autoPolicies, dateSent)}
-    SELECT id, (SELECT id FROM widget) AS "widgetId", ${AUTO_POLICY_COLUMNS} FROM m`, { prepare: 'messages.send' });
+    )${autoPolicyCtes(plan.autoPolicies, dateSent)}
+    SELECT id, (SELECT id FROM widget) AS "widgetId", ${autoPolicyColumns(plan.autoPolicies)} FROM m`, { prepare: 'messages.send' });
   return { id: row!.id, widgetId: row!.widgetId, conversationId, dateSent, autoPolicies: autoPolicyOutcome(row!) };
 }
 

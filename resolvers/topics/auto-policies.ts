@@ -96,29 +96,41 @@ export async function planAutoPolicies(
 /** For a direct message: nothing to decide (the statement's parts then match no row). */
 export const NO_AUTO_POLICIES: AutoPolicyPlan = { channelId: 0, topic: '', senderId: 0, sender: null, mentioned: [] };
 
-const MENTION_DEFAULT = USER_SETTINGS.automatically_follow_topics_where_mentioned.default;
+
+/** The policies as SQL literals: constants of the code, so the planner knows them. */
+const [inherit, muted, unmuted, followed] = [INHERIT, MUTED, UNMUTED, FOLLOWED].map((value) => Prisma.raw(String(value)));
+const mentionDefault = Prisma.raw(String(USER_SETTINGS.automatically_follow_topics_where_mentioned.default));
 
 /**
- * The send statement's CTEs that apply `plan` (to follow its others, after a comma). They read
- * the database as it was before the statement, so the message being sent is not among the topic's
+ * The send statement's CTEs that apply `plan`, each after a comma: the sender's part when their
+ * policy may change, the mentions' part when someone is mentioned (a send needing neither, such as
+ * a direct message, has neither; each combination is its own prepared statement). They read the
+ * database as it was before the statement, so the message being sent is not among the topic's
  * earlier messages. The sender's choice is Zulip's visibility_policy_for_send_message with the
- * settings already resolved to conditions; `autoPolicyColumns` reads the outcome.
+ * settings already resolved to conditions; `autoPolicyColumns` reports the outcome.
  */
 export function autoPolicyCtes(plan: AutoPolicyPlan, now: Date): Prisma.Sql {
-  const s = plan.sender;
-  const { channelId, topic, senderId } = plan;
   const at = Prisma.sql`${now.toISOString()}::timestamp(3)`;
+  return Prisma.join([
+    Prisma.empty,
+    ...(plan.sender ? [senderCtes(plan, plan.sender, at)] : []),
+    ...(plan.mentioned.length ? [mentionCtes(plan, at)] : []),
+  ], ',');
+}
+
+function senderCtes(plan: AutoPolicyPlan, s: NonNullable<AutoPolicyPlan['sender']>, at: Prisma.Sql): Prisma.Sql {
+  const { channelId, topic, senderId } = plan;
   return Prisma.sql`
     -- MATERIALIZED: inlined, each use of a column below would repeat its lookups in the plan, which
     -- then costs more to make than to run, every time (the statement is prepared).
     auto_state AS MATERIALIZED (
-      SELECT ut.id AS row_id, COALESCE(ut."visibilityPolicy", ${INHERIT}::int) AS current, COALESCE(sub."isMuted", false) AS muted,
+      SELECT ut.id AS row_id, COALESCE(ut."visibilityPolicy", ${inherit}) AS current, COALESCE(sub."isMuted", false) AS muted,
         -- Two checks, not one with an OR: the planner would hash all the sender's rows for the second.
         NOT (
           EXISTS (SELECT 1 FROM "Message" o
-            WHERE ${s?.historyAccess ?? false}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
+            WHERE ${s.historyAccess}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
           OR EXISTS (SELECT 1 FROM "Message" o JOIN "UserMessage" um ON um."userId" = ${senderId}::int AND um."messageId" = o.id
-            WHERE NOT ${s?.historyAccess ?? false}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
+            WHERE NOT ${s.historyAccess}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
         ) AS initiates
       FROM (SELECT 1) AS one
       LEFT JOIN LATERAL (
@@ -126,21 +138,20 @@ export function autoPolicyCtes(plan: AutoPolicyPlan, now: Date): Prisma.Sql {
         WHERE "userId" = ${senderId}::int AND "channelId" = ${channelId}::int AND lower("topicName") = lower(${topic}::text) LIMIT 1
       ) ut ON true
       LEFT JOIN "Subscription" sub ON sub."userId" = ${senderId}::int AND sub."channelId" = ${channelId}::int AND sub.active
-      WHERE ${s !== null}::boolean
     ), auto_choice AS MATERIALIZED (
       SELECT row_id, current, CASE
-        WHEN current = ${FOLLOWED}::int THEN NULL
-        WHEN ${s?.followAlways ?? false}::boolean THEN ${FOLLOWED}::int
-        WHEN current <> ${INHERIT}::int THEN
-          CASE WHEN muted AND ${s?.unmuteAlways ?? false}::boolean AND current <> ${UNMUTED}::int THEN ${UNMUTED}::int END
-        WHEN ${s?.followOnInitiation ?? false}::boolean AND initiates THEN ${FOLLOWED}::int
-        WHEN muted AND (${s?.unmuteAlways ?? false}::boolean OR (${s?.unmuteOnInitiation ?? false}::boolean AND initiates)) THEN ${UNMUTED}::int
+        WHEN current = ${followed} THEN NULL
+        WHEN ${s.followAlways}::boolean THEN ${followed}
+        WHEN current <> ${inherit} THEN
+          CASE WHEN muted AND ${s.unmuteAlways}::boolean AND current <> ${unmuted} THEN ${unmuted} END
+        WHEN ${s.followOnInitiation}::boolean AND initiates THEN ${followed}
+        WHEN muted AND (${s.unmuteAlways}::boolean OR (${s.unmuteOnInitiation}::boolean AND initiates)) THEN ${unmuted}
       END AS chosen
       FROM auto_state
     ), auto AS (
       -- A mention of oneself follows the topic after the rest, unless it is muted or followed by then.
       SELECT row_id, current, chosen, CASE
-        WHEN ${s?.selfMention ?? false}::boolean AND COALESCE(chosen, current) NOT IN (${MUTED}::int, ${FOLLOWED}::int) THEN ${FOLLOWED}::int
+        WHEN ${s.selfMention}::boolean AND COALESCE(chosen, current) NOT IN (${muted}, ${followed}) THEN ${followed}
         ELSE chosen
       END AS policy
       FROM auto_choice
@@ -151,29 +162,41 @@ export function autoPolicyCtes(plan: AutoPolicyPlan, now: Date): Prisma.Sql {
       INSERT INTO "UserTopic" ("userId", "channelId", "topicName", "visibilityPolicy", "lastUpdated")
       SELECT ${senderId}::int, ${channelId}::int, ${topic}::text, policy, ${at} FROM auto WHERE row_id IS NULL AND policy IS NOT NULL
       ON CONFLICT ("userId", "channelId", "topicName") DO UPDATE SET "visibilityPolicy" = EXCLUDED."visibilityPolicy", "lastUpdated" = EXCLUDED."lastUpdated"
-    ), mention_follow AS (
+    )`;
+}
+
+function mentionCtes(plan: AutoPolicyPlan, at: Prisma.Sql): Prisma.Sql {
+  const { channelId, topic } = plan;
+  return Prisma.sql`
+    mention_follow AS (
       SELECT u.id AS user_id, ut.id AS row_id
       FROM "User" u
       LEFT JOIN "UserTopic" ut ON ut."userId" = u.id AND ut."channelId" = ${channelId}::int AND lower(ut."topicName") = lower(${topic}::text)
       WHERE u.id = ANY(${plan.mentioned}::int[]) AND NOT u."isBot"
         AND CASE WHEN jsonb_typeof(u.settings -> 'automatically_follow_topics_where_mentioned') = 'boolean'
-          THEN (u.settings ->> 'automatically_follow_topics_where_mentioned')::boolean ELSE ${MENTION_DEFAULT}::boolean END
+          THEN (u.settings ->> 'automatically_follow_topics_where_mentioned')::boolean ELSE ${mentionDefault} END
         -- An explicit mute wins over a mention.
-        AND (ut.id IS NULL OR ut."visibilityPolicy" NOT IN (${MUTED}::int, ${FOLLOWED}::int))
+        AND (ut.id IS NULL OR ut."visibilityPolicy" NOT IN (${muted}, ${followed}))
     ), mention_update AS (
-      UPDATE "UserTopic" ut SET "visibilityPolicy" = ${FOLLOWED}::int, "lastUpdated" = ${at}, "topicName" = ${topic}::text
+      UPDATE "UserTopic" ut SET "visibilityPolicy" = ${followed}, "lastUpdated" = ${at}, "topicName" = ${topic}::text
       FROM mention_follow f WHERE ut.id = f.row_id
     ), mention_insert AS (
       INSERT INTO "UserTopic" ("userId", "channelId", "topicName", "visibilityPolicy", "lastUpdated")
-      SELECT user_id, ${channelId}::int, ${topic}::text, ${FOLLOWED}::int, ${at} FROM mention_follow WHERE row_id IS NULL
+      SELECT user_id, ${channelId}::int, ${topic}::text, ${followed}, ${at} FROM mention_follow WHERE row_id IS NULL
       ON CONFLICT ("userId", "channelId", "topicName") DO UPDATE SET "visibilityPolicy" = EXCLUDED."visibilityPolicy", "lastUpdated" = EXCLUDED."lastUpdated"
     )`;
 }
 
-/** The final select's columns that report what `autoPolicyCtes` did (see `autoPolicyOutcome`). */
-export const AUTO_POLICY_COLUMNS = Prisma.sql`
-  (SELECT policy FROM auto) AS "autoPolicy", (SELECT current FROM auto) AS "autoPrevious", (SELECT chosen FROM auto) AS "autoChosen",
-  ARRAY(SELECT user_id FROM mention_follow ORDER BY user_id) AS "mentionFollowers"`;
+/** The final select's columns that report what `autoPolicyCtes` did (see `autoPolicyOutcome`), null where it did nothing. */
+export function autoPolicyColumns(plan: AutoPolicyPlan): Prisma.Sql {
+  const sender = plan.sender
+    ? Prisma.sql`(SELECT policy FROM auto) AS "autoPolicy", (SELECT current FROM auto) AS "autoPrevious", (SELECT chosen FROM auto) AS "autoChosen"`
+    : Prisma.sql`NULL::int AS "autoPolicy", NULL::int AS "autoPrevious", NULL::int AS "autoChosen"`;
+  const mentions = plan.mentioned.length
+    ? Prisma.sql`ARRAY(SELECT user_id FROM mention_follow ORDER BY user_id) AS "mentionFollowers"`
+    : Prisma.sql`NULL::int[] AS "mentionFollowers"`;
+  return Prisma.sql`${sender}, ${mentions}`;
+}
 
 export interface AutoPolicyColumns {
   autoPolicy: number | null;

@@ -68,14 +68,17 @@ describe('POST /messages to a channel', () => {
     expect(member.status).toBe(200);
   });
 
-  it('requires content, type and to', async () => {
-    for (const missing of ['content', 'type', 'to']) {
+  it('requires content and type; a channel message without `to` is "Missing channel" (bots have a default)', async () => {
+    for (const missing of ['content', 'type']) {
       const params: Record<string, unknown> = { type: 'stream', to: 'general', topic: 't', content: 'x' };
       delete params[missing];
       const res = await t.client(alice).post('/messages', params);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', msg: `Missing '${missing}' argument` });
     }
+    const res = await t.client(alice).post('/messages', { type: 'stream', topic: 't', content: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Missing channel' });
   });
 
   it('refuses empty content and an unknown type', async () => {
