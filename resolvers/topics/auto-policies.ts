@@ -93,9 +93,8 @@ export async function planAutoPolicies(
   };
 }
 
-/** For a direct message: nothing to decide (the statement's parts then match no row). */
+/** For a direct message: nothing to decide, so the send statement has no part of this. */
 export const NO_AUTO_POLICIES: AutoPolicyPlan = { channelId: 0, topic: '', senderId: 0, sender: null, mentioned: [] };
-
 
 /** The policies as SQL literals: constants of the code, so the planner knows them. */
 const [inherit, muted, unmuted, followed] = [INHERIT, MUTED, UNMUTED, FOLLOWED].map((value) => Prisma.raw(String(value)));
@@ -125,13 +124,7 @@ function senderCtes(plan: AutoPolicyPlan, s: NonNullable<AutoPolicyPlan['sender'
     -- then costs more to make than to run, every time (the statement is prepared).
     auto_state AS MATERIALIZED (
       SELECT ut.id AS row_id, COALESCE(ut."visibilityPolicy", ${inherit}) AS current, COALESCE(sub."isMuted", false) AS muted,
-        -- Two checks, not one with an OR: the planner would hash all the sender's rows for the second.
-        NOT (
-          EXISTS (SELECT 1 FROM "Message" o
-            WHERE ${s.historyAccess}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
-          OR EXISTS (SELECT 1 FROM "Message" o JOIN "UserMessage" um ON um."userId" = ${senderId}::int AND um."messageId" = o.id
-            WHERE NOT ${s.historyAccess}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
-        ) AS initiates
+        ${s.followOnInitiation || s.unmuteOnInitiation ? initiatesSql(plan, s.historyAccess) : Prisma.raw('false')} AS initiates
       FROM (SELECT 1) AS one
       LEFT JOIN LATERAL (
         SELECT id, "visibilityPolicy" FROM "UserTopic"
@@ -163,6 +156,17 @@ function senderCtes(plan: AutoPolicyPlan, s: NonNullable<AutoPolicyPlan['sender'
       SELECT ${senderId}::int, ${channelId}::int, ${topic}::text, policy, ${at} FROM auto WHERE row_id IS NULL AND policy IS NOT NULL
       ON CONFLICT ("userId", "channelId", "topicName") DO UPDATE SET "visibilityPolicy" = EXCLUDED."visibilityPolicy", "lastUpdated" = EXCLUDED."lastUpdated"
     )`;
+}
+
+/** Whether the message being sent starts its topic, as far as the sender may know. */
+function initiatesSql({ channelId, topic, senderId }: AutoPolicyPlan, historyAccess: boolean): Prisma.Sql {
+  // Two checks, not one with an OR: the planner would hash all the sender's rows for the second.
+  return Prisma.sql`NOT (
+    EXISTS (SELECT 1 FROM "Message" o
+      WHERE ${historyAccess}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
+    OR EXISTS (SELECT 1 FROM "Message" o JOIN "UserMessage" um ON um."userId" = ${senderId}::int AND um."messageId" = o.id
+      WHERE NOT ${historyAccess}::boolean AND o."channelId" = ${channelId}::int AND lower(o.topic) = lower(${topic}::text))
+  )`;
 }
 
 function mentionCtes(plan: AutoPolicyPlan, at: Prisma.Sql): Prisma.Sql {
