@@ -9,6 +9,7 @@ import type { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
 import { NotLoggedInError, type ParleyError } from '../resolvers/errors.ts';
 import type { ServiceBots } from '../resolvers/bots/service-bots.ts';
 import type { Mailer } from '../resolvers/mail/mailer.ts';
+import type { MissedMessageEmails } from '../resolvers/notifications/missed-message-emails.ts';
 import type { ChannelCache } from '../resolvers/channels/access.ts';
 import type { CredentialCache } from '../resolvers/auth/authenticate.ts';
 
@@ -27,6 +28,8 @@ export interface Services {
   serviceBots?: ServiceBots;
   /** Outgoing e-mail (absent in contexts built by hand: nothing is sent). */
   mailer?: Mailer;
+  /** Missed-message e-mails (absent without a mail server, and in contexts built by hand). */
+  missedMessageEmails?: MissedMessageEmails;
   rateLimits: RateLimits;
   /** Who each API key belongs to, between requests (absent: every request looks it up). */
   credentials?: CredentialCache;

@@ -36,6 +36,7 @@ import { openFileStore, type FileStore } from '../resolvers/files/storage.ts';
 import { Thumbnailer } from '../resolvers/uploads/thumbnails.ts';
 import { ServiceBots } from '../resolvers/bots/service-bots.ts';
 import { openMailer } from '../resolvers/mail/mailer.ts';
+import { startMissedMessageEmails, type MissedMessageEmails } from '../resolvers/notifications/missed-message-emails.ts';
 import { startScheduledDelivery, type ScheduledDelivery } from '../resolvers/scheduled/delivery.ts';
 import { startFullMemberPromotion, type FullMemberPromotion } from '../resolvers/groups/full-members.ts';
 
@@ -54,6 +55,8 @@ export interface ParleyServer {
   scheduledDelivery: ScheduledDelivery;
   /** Makes members full members once their account is older than the waiting period (runs in every process). */
   fullMemberPromotion: FullMemberPromotion;
+  /** Mails missed-message e-mails when due (runs in every process); null without a mail server. */
+  missedMessageEmails: MissedMessageEmails | null;
   /** Starts listening; resolves with the bound port. */
   listen(port?: number, host?: string): Promise<number>;
   close(): Promise<void>;
@@ -125,6 +128,8 @@ interface Runtime {
   channelCache: ChannelCache;
   scheduledDelivery: ScheduledDelivery;
   fullMemberPromotion: FullMemberPromotion;
+  /** Missed-message e-mails: queued as messages are sent, mailed when due; null without a mail server. */
+  missedMessageEmails: MissedMessageEmails | null;
 }
 
 async function openRuntime(config: Config, log: (line: string) => void): Promise<Runtime> {
@@ -158,9 +163,11 @@ async function openRuntime(config: Config, log: (line: string) => void): Promise
   await thumbnails.resume();
   const scheduledDelivery = startScheduledDelivery(services, config.scheduledPollMs, log);
   const fullMemberPromotion = startFullMemberPromotion(services, config.fullMemberPromotionMs, log);
+  // Without a mail server nothing would leave: nothing is queued either (the log would fill up).
+  const missedMessageEmails = mailer.delivers ? (services.missedMessageEmails = startMissedMessageEmails(services, config.missedMessageEmailPollMs, log)) : null;
   return {
     database, redis, events, memoryQueues, queues, settled, files, services, thumbnails, serviceBots, mailer,
-    emptyTopicNames, credentials, channelCache, scheduledDelivery, fullMemberPromotion,
+    emptyTopicNames, credentials, channelCache, scheduledDelivery, fullMemberPromotion, missedMessageEmails,
   };
 }
 
@@ -175,6 +182,7 @@ async function closeRuntime(runtime: Runtime, httpServer: http.Server, closeWebS
   queues.close();
   await runtime.scheduledDelivery.stop();
   await runtime.fullMemberPromotion.stop();
+  await runtime.missedMessageEmails?.stop();
   await runtime.thumbnails.stop();
   await runtime.serviceBots.idle();
   runtime.mailer.close();
@@ -229,7 +237,7 @@ function httpApp(services: Services, graphqlHttp: (ctx: Koa.Context) => Promise<
  */
 export async function createParleyServer(config: Config, log: (line: string) => void = console.log, front: HttpFront = httpFront()): Promise<ParleyServer> {
   const runtime = await openRuntime(config, log);
-  const { database, events, memoryQueues, queues, settled, files, services, thumbnails, serviceBots, scheduledDelivery, fullMemberPromotion } = runtime;
+  const { database, events, memoryQueues, queues, settled, files, services, thumbnails, serviceBots, scheduledDelivery, fullMemberPromotion, missedMessageEmails } = runtime;
 
   const buildContext = async (facts: RequestFacts): Promise<Context> => {
     try {
@@ -285,6 +293,7 @@ export async function createParleyServer(config: Config, log: (line: string) => 
     httpServer,
     scheduledDelivery,
     fullMemberPromotion,
+    missedMessageEmails,
     listen: async (port = config.port, host = config.bindAddress) => {
       // The port first: a server that cannot listen (port in use) leaves the saved queues where
       // they are, for the process that will.

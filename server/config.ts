@@ -52,6 +52,8 @@ export interface Config {
   scheduledPollMs: number;
   /** How often each process promotes members past the waiting period to full members; 0 turns the worker off. */
   fullMemberPromotionMs: number;
+  /** How often each process mails the missed-message e-mails whose batching period has ended; 0 turns the worker off. */
+  missedMessageEmailPollMs: number;
   /** Where uploads, avatars, icons, thumbnails and exports are kept. */
   storage: StorageConfig;
   /** SMTP server for outgoing e-mail (smtp://user:pass@host:port, smtps://...); unset: mail is only logged. */
@@ -155,6 +157,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     scheduledPollMs: Number(env.PARLEY_SCHEDULED_POLL_MS ?? 5000),
     // Membership moves in whole days; Zulip promotes once a day.
     fullMemberPromotionMs: Number(env.PARLEY_FULL_MEMBER_PROMOTION_MS ?? 3_600_000),
+    missedMessageEmailPollMs: Number(env.PARLEY_MISSED_MESSAGE_EMAIL_POLL_MS ?? 10_000),
     storage: storageFromEnv(env),
     gravatarEnabled: env.PARLEY_GRAVATAR === '1' || env.PARLEY_GRAVATAR === 'true',
     smtpUrl: env.PARLEY_SMTP_URL || undefined,

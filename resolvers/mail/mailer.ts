@@ -8,6 +8,8 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The sender's display name, with the address of PARLEY_EMAIL_FROM (default: its own name). */
+  fromName?: string;
 }
 
 export interface Mailer {
@@ -29,8 +31,19 @@ export function openMailer(config: Pick<Config, 'smtpUrl' | 'emailFrom'>, log: (
   return {
     delivers: true,
     send: async (mail) => {
-      await transport.sendMail({ from: config.emailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+      const from = mail.fromName ? { name: mail.fromName, address: fromAddress(config.emailFrom) } : config.emailFrom;
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
     close: () => transport.close(),
   };
+}
+
+/** The display name of a From header such as `Parley <noreply@example.com>` ("Parley"). */
+export function fromDisplayName(from: string): string {
+  return from.replace(/\s*<[^>]*>\s*$/, '').replace(/^"|"$/g, '').trim();
+}
+
+/** The address of a From header such as `Parley <noreply@example.com>`. */
+function fromAddress(from: string): string {
+  return /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }

@@ -29,6 +29,7 @@ import {
   autoPolicyColumns, autoPolicyCtes, autoPolicyOutcome, NO_AUTO_POLICIES, planAutoPolicies, publishAutoPolicies,
   type AutoPolicyColumns, type AutoPolicyOutcome, type AutoPolicyPlan,
 } from '../topics/auto-policies.ts';
+import { mentionGroupOf } from '../notifications/email-triggers.ts';
 
 export interface SendInput {
   type: string;
@@ -236,6 +237,8 @@ interface SendPlan {
   widgetJson: string | null;
   /** Who may come to follow or unmute the topic (the send statement decides and writes it). */
   autoPolicies: AutoPolicyPlan;
+  /** Recipients reached only by group mentions: the smallest such group (missed-message e-mails name it). */
+  mentionGroupOf: Map<number, number>;
 }
 
 interface WrittenMessage {
@@ -264,8 +267,11 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
 
   const recipientIds = recipient.kind === 'channel' ? recipient.subscriberIds : recipient.participants.map((p) => p.id);
   const mentioned = new Set(rendered.mentionedUserIds);
+  const groupMembers = new Map<number, number[]>();
   for (const groupId of rendered.mentionedGroupIds) {
-    for (const userId of await activeUserIdsInGroup(ctx.db, groupId)) mentioned.add(userId);
+    const members = await activeUserIdsInGroup(ctx.db, groupId);
+    groupMembers.set(groupId, members);
+    for (const userId of members) mentioned.add(userId);
   }
   const topicParticipants = recipient.kind === 'channel' && rendered.wildcardMention === 'topic'
     ? new Set((await ctx.db.$queryRaw<{ senderId: number }[]>(Prisma.sql`
@@ -293,7 +299,10 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
         subscribed: recipientIds.includes(sender.id), mentionedUserIds: rendered.mentionedUserIds, recipientIds,
       })
     : NO_AUTO_POLICIES;
-  return { content, recipient, rendered, recipientIds, flags, claimed, widgetJson: widget ? JSON.stringify(widget) : null, autoPolicies };
+  return {
+    content, recipient, rendered, recipientIds, flags, claimed, widgetJson: widget ? JSON.stringify(widget) : null, autoPolicies,
+    mentionGroupOf: groupMembers.size ? mentionGroupOf(new Set(rendered.mentionedUserIds), groupMembers) : new Map(),
+  };
 }
 
 /**
@@ -373,6 +382,16 @@ async function publishMessage(ctx: Context, sender: User, input: SendInput, plan
     public_channel: recipient.kind === 'channel' && !recipient.channel.inviteOnly,
     ...(input.queueId && input.localId != null ? { sender_queue_id: input.queueId, local_id: input.localId } : {}),
   });
+  const missedMessageEmails = ctx.missedMessageEmails;
+  if (missedMessageEmails) {
+    // Direct-message recipients and those mentioned; the topic's followers and channel e-mail
+    // subscribers are found by the query that decides (resolvers/notifications/email-triggers.ts).
+    const flaggedUserIds = flags.filter((f) => f.userId !== sender.id && !f.read
+      && (recipient.kind === 'direct' || f.mentioned || f.streamWildcardMentioned || f.topicWildcardMentioned)).map((f) => f.userId);
+    onCommit(ctx, () => missedMessageEmails.consider({
+      realmId: ctx.realm.id, messageId: id, senderId: sender.id, channelId, topic, flaggedUserIds, mentionGroupOf: plan.mentionGroupOf,
+    }));
+  }
   const serviceBots = ctx.serviceBots;
   if (serviceBots) {
     const bots = await serviceBotTriggers(ctx, sender, recipient.kind, rendered.mentionedUserIds, plan.recipientIds);

@@ -78,6 +78,12 @@ async function announce(tx: TxContext<Context>, user: User, name: string, value:
     case 'allow_private_data_export':
       await announceExportConsent(tx, { ...user, settings: { ...(user.settings as object), allow_private_data_export: value } });
       break;
+    case 'email_notifications_batching_period_seconds':
+      // Zulip's update_scheduled_email_notifications_time: pending batches move by the difference.
+      await tx.tx.$executeRaw`
+        UPDATE "MissedMessageEmail" SET "scheduledAt" = "scheduledAt" + ${(value as number) - before.email_notifications_batching_period_seconds}::int * interval '1 second'
+        WHERE "userId" = ${user.id}::int`;
+      break;
     case 'enable_drafts_synchronization':
       // Syncing stopped, the drafts are not deleted as far as clients know: no events.
       if (value === false) await tx.db.draft.deleteMany({ where: { userId: user.id } });
