@@ -27,7 +27,18 @@ export async function accessMessage(
   throw new InvalidMessageError();
 }
 
-/** Users who should hear about changes to a message: everyone with a UserMessage row for it. */
+/**
+ * Users who should hear about changes to a message (Zulip's event_recipient_ids_for_action_on_messages):
+ * everyone with a UserMessage row for it, and, in a channel whose history subscribers may read, its
+ * active subscribers (who may have it on screen from the history without a row).
+ */
 export async function messageAudience(db: Db, messageId: number): Promise<number[]> {
-  return (await db.userMessage.findMany({ where: { messageId }, select: { userId: true } })).map((r) => r.userId);
+  const rows = await db.$queryRaw<{ userId: number }[]>`
+    SELECT "userId" FROM "UserMessage" WHERE "messageId" = ${messageId}::int
+    UNION
+    SELECT s."userId" FROM "Message" m
+      JOIN "Channel" c ON c.id = m."channelId" AND c."historyPublicToSubscribers"
+      JOIN "Subscription" s ON s."channelId" = c.id AND s.active AND s."isUserActive"
+    WHERE m.id = ${messageId}::int`;
+  return rows.map((r) => r.userId);
 }

@@ -19,7 +19,9 @@ import { announceUpdates, applyAttachmentChange, planAttachmentChange, type Atta
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
 import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-mentions.ts';
 import { RESOLVED_TOPIC_PREFIX, checkTopicAllowed, normalizeTopic } from './topics.ts';
-import { inTransaction, type TxContext } from '../transaction.ts';
+import { inTransaction, onCommit, type TxContext } from '../transaction.ts';
+import { isMentioned, mentionsIn, type MentionFlags } from './mention-flags.ts';
+import { flagList } from './flags.ts';
 import { sendAsNotificationBot } from './internal-send.ts';
 import { removeMessage } from './delete.ts';
 import { notificationBot } from '../users/system-bots.ts';
@@ -124,6 +126,8 @@ interface EditOutcome {
   allMoved: boolean;
   /** Who followed the topic before it moved as a whole, its policies with it (null for other edits). */
   originalFollowers: Set<number> | null;
+  /** A content edit's new mentions: who had none before, and the group that reached those only a group mention reached. */
+  newMentions: { userIds: number[]; mentionGroupOf: Map<number, number> } | null;
 }
 
 export interface EditResult {
@@ -251,6 +255,7 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
   }
 
   let original = message;
+  let newMentions: EditOutcome['newMentions'] = null;
   for (const id of ids) {
     const current = await tx.db.message.findUniqueOrThrow({ where: { id } });
     const entry: Record<string, unknown> = { user_id: user.id, timestamp: toUnixSeconds(now) };
@@ -270,6 +275,7 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
           lastEditTime: now,
         });
         await applyAttachmentChange(tx.tx, id, content.attachments);
+        newMentions = await updateMentionFlags(tx, user, current, content);
       }
     }
     if (newTopic != null) {
@@ -303,7 +309,37 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
       losingAccess: new Set(access?.losing),
     })
     : null;
-  return { original, ids, audienceBefore, access, firstMessages, allMoved, originalFollowers };
+  return { original, ids, audienceBefore, access, firstMessages, allMoved, originalFollowers, newMentions };
+}
+
+/**
+ * Zulip's update_user_message_flags: every recipient's mention and alert-word flags follow the new
+ * content. Answers who is mentioned now and was not before (not those who have it as history only).
+ */
+async function updateMentionFlags(tx: TxContext<Context>, author: User, message: Message, content: NonNullable<EditPlan['content']>): Promise<EditOutcome['newMentions']> {
+  const mentions = await mentionsIn(tx.db, tx.realm.id, author.id, content.rendered, content.text,
+    message.channelId != null ? { channelId: message.channelId, topic: message.topic } : null);
+  const rows = await tx.db.userMessage.findMany({
+    where: { messageId: message.id },
+    select: { userId: true, mentioned: true, streamWildcardMentioned: true, topicWildcardMentioned: true, hasAlertWord: true, historical: true },
+  });
+  const changed: ({ userId: number } & MentionFlags)[] = [];
+  const userIds: number[] = [];
+  for (const row of rows) {
+    const next = mentions.flagsFor(row.userId);
+    if (next.mentioned === row.mentioned && next.streamWildcardMentioned === row.streamWildcardMentioned
+      && next.topicWildcardMentioned === row.topicWildcardMentioned && next.hasAlertWord === row.hasAlertWord) continue;
+    changed.push({ userId: row.userId, ...next });
+    if (!row.historical && !isMentioned(row) && isMentioned(next)) userIds.push(row.userId);
+  }
+  if (changed.length) {
+    await tx.tx.$executeRaw`
+      UPDATE "UserMessage" um SET mentioned = c.mentioned, "streamWildcardMentioned" = c.swm, "topicWildcardMentioned" = c.twm, "hasAlertWord" = c.alert
+      FROM unnest(${changed.map((c) => c.userId)}::int[], ${changed.map((c) => c.mentioned)}::bool[], ${changed.map((c) => c.streamWildcardMentioned)}::bool[],
+        ${changed.map((c) => c.topicWildcardMentioned)}::bool[], ${changed.map((c) => c.hasAlertWord)}::bool[]) AS c(user_id, mentioned, swm, twm, alert)
+      WHERE um."messageId" = ${message.id}::int AND um."userId" = c.user_id`;
+  }
+  return { userIds, mentionGroupOf: mentions.mentionGroupOf };
 }
 
 /** update_message to everyone who had or now has the message; delete_message to those who lost it. */
@@ -318,6 +354,8 @@ async function publishEdit(tx: TxContext<Context>, user: User, plan: EditPlan, o
     message_id: message.id,
     message_ids: ids,
     flags: [],
+    // Each user's flags on the edited message after the edit (mentions may have changed).
+    flags_by_user: await flagsByUser(tx, message.id),
     rendering_only: false,
   };
   if (content) {
@@ -347,6 +385,22 @@ async function publishEdit(tx: TxContext<Context>, user: User, plan: EditPlan, o
     await announceUpdates(tx, [...content.attachments.add, ...content.attachments.drop]);
     tx.thumbnails?.recheck(content.attachments.add);
   }
+  // Those an edit newly mentions in a channel may be told by e-mail (not of direct messages: they were told of the message).
+  const missedMessageEmails = tx.missedMessageEmails;
+  if (missedMessageEmails && outcome.newMentions?.userIds.length && message.channelId != null) {
+    const { userIds, mentionGroupOf } = outcome.newMentions;
+    const channelId = targetChannel?.id ?? message.channelId;
+    const topic = newTopic ?? message.topic;
+    onCommit(tx, () => missedMessageEmails.consider({
+      realmId, messageId: message.id, senderId: user.id, channelId, topic, flaggedUserIds: userIds, mentionGroupOf, edit: true,
+    }));
+  }
+}
+
+/** Every recipient's flags on a message, for the update_message event. */
+async function flagsByUser(tx: TxContext<Context>, messageId: number): Promise<Record<number, string[]>> {
+  const rows = await tx.db.userMessage.findMany({ where: { messageId } });
+  return Object.fromEntries(rows.map((row) => [row.userId, flagList(row)]));
 }
 
 /**

@@ -24,7 +24,10 @@ export interface UpdateMessageEvent {
   edit_timestamp: number;
   message_id: number;
   message_ids: number[];
+  /** The queue owner's flags on the message: published empty, filled from `flags_by_user` for each queue. */
   flags: string[];
+  /** Each recipient's flags on `message_id` after the update; users without a row (history readers) read it as read. */
+  flags_by_user?: Record<number, string[]>;
   rendering_only: boolean;
   orig_content?: string;
   orig_rendered_content?: string;
@@ -130,7 +133,10 @@ tailorEvents('delete_message', (event, queue) => {
 });
 
 tailorEvents('update_message', (event, queue) => {
-  const tailored: UpdateMessageEvent = { ...event };
+  const { flags_by_user: flagsByUser, ...rest } = event;
+  const tailored: UpdateMessageEvent = { ...rest };
+  // Zulip's do_update_message: each user's own flags; subscribers reading a public history get ["read"].
+  if (flagsByUser) tailored.flags = queue.userId != null ? (flagsByUser[queue.userId] ?? ['read']) : [];
   if (event.subject !== undefined) tailored.subject = topicForQueue(event.subject, queue);
   if (event.orig_subject !== undefined) tailored.orig_subject = topicForQueue(event.orig_subject, queue);
   return [tailored as unknown as WireEvent];

@@ -4,7 +4,7 @@ import { Prisma, type Channel, type User } from '../../prisma/generated/client/c
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, StreamDoesNotExistError } from '../errors.ts';
 import { cachedChannelWithSubscribers, hasContentAccess, hasPostingAccess, isSubscribed, type ChannelWithSubscribers } from '../channels/access.ts';
-import { isUserInGroup, activeUserIdsInGroup } from '../groups/membership.ts';
+import { isUserInGroup } from '../groups/membership.ts';
 import { checkGroupMentionsAllowed } from '../groups/mention.ts';
 import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-mentions.ts';
 import { MAX_MESSAGE_LENGTH } from '../limits.ts';
@@ -17,7 +17,6 @@ import { messageRecord } from './present.ts';
 import { avatarUrl } from '../users/avatars.ts';
 import { isAdmin } from '../users/roles.ts';
 import { flagList, type UserMessageFlags } from './flags.ts';
-import { usersAlertedBy } from '../users/alert-words.ts';
 import { usersMuting } from '../users/muted-users.ts';
 import { announceUpdates, claimableAttachmentIds } from '../uploads/attachments.ts';
 import { serviceBotTriggers } from '../bots/service-bots.ts';
@@ -29,7 +28,7 @@ import {
   autoPolicyColumns, autoPolicyCtes, autoPolicyOutcome, NO_AUTO_POLICIES, planAutoPolicies, publishAutoPolicies,
   type AutoPolicyColumns, type AutoPolicyOutcome, type AutoPolicyPlan,
 } from '../topics/auto-policies.ts';
-import { mentionGroupOf } from '../notifications/email-triggers.ts';
+import { mentionsIn } from './mention-flags.ts';
 
 export interface SendInput {
   type: string;
@@ -266,18 +265,8 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
   }
 
   const recipientIds = recipient.kind === 'channel' ? recipient.subscriberIds : recipient.participants.map((p) => p.id);
-  const mentioned = new Set(rendered.mentionedUserIds);
-  const groupMembers = new Map<number, number[]>();
-  for (const groupId of rendered.mentionedGroupIds) {
-    const members = await activeUserIdsInGroup(ctx.db, groupId);
-    groupMembers.set(groupId, members);
-    for (const userId of members) mentioned.add(userId);
-  }
-  const topicParticipants = recipient.kind === 'channel' && rendered.wildcardMention === 'topic'
-    ? new Set((await ctx.db.$queryRaw<{ senderId: number }[]>(Prisma.sql`
-        SELECT DISTINCT "senderId" FROM "Message" WHERE "channelId" = ${recipient.channel.id} AND lower(topic) = lower(${recipient.topic})`)).map((r) => r.senderId))
-    : new Set<number>();
-  const alerted = await usersAlertedBy(ctx.db, ctx.realm.id, content);
+  const mentions = await mentionsIn(ctx.db, ctx.realm.id, sender.id, rendered, content,
+    recipient.kind === 'channel' ? { channelId: recipient.channel.id, topic: recipient.topic } : null);
   const claimed = rendered.potentialAttachmentPathIds.length ? await claimableAttachmentIds(ctx, sender, rendered.potentialAttachmentPathIds) : [];
   const readBySender = input.readBySender ?? true;
   // Those who muted the sender receive the message already read: it neither counts nor notifies.
@@ -286,10 +275,7 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
   const flags: RecipientFlags[] = [...new Set([...recipientIds, sender.id])].map((userId) => ({
     userId,
     read: userId === sender.id ? readBySender : userId === options.actingUserId || muting.has(userId) || (unreadFor != null && !unreadFor.has(userId)),
-    mentioned: mentioned.has(userId) && userId !== sender.id,
-    streamWildcardMentioned: rendered.wildcardMention === 'stream' && userId !== sender.id,
-    topicWildcardMentioned: rendered.wildcardMention === 'topic' && topicParticipants.has(userId) && userId !== sender.id,
-    hasAlertWord: alerted.has(userId) && userId !== sender.id,
+    ...mentions.flagsFor(userId),
     // The sender of a channel message they are not subscribed to keeps it as history.
     historical: recipient.kind === 'channel' && userId === sender.id && !recipientIds.includes(userId),
   }));
@@ -301,7 +287,7 @@ async function planSend(ctx: Context, sender: User, input: SendInput, options: S
     : NO_AUTO_POLICIES;
   return {
     content, recipient, rendered, recipientIds, flags, claimed, widgetJson: widget ? JSON.stringify(widget) : null, autoPolicies,
-    mentionGroupOf: groupMembers.size ? mentionGroupOf(new Set(rendered.mentionedUserIds), groupMembers) : new Map(),
+    mentionGroupOf: mentions.mentionGroupOf,
   };
 }
 

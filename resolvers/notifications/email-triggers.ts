@@ -43,6 +43,12 @@ export interface SentFacts {
   flaggedUserIds: number[];
   /** For users reached only by a group mention: the smallest group mentioned that they are in. */
   mentionGroupOf: Map<number, number>;
+  /**
+   * An edit of a channel message: `flaggedUserIds` are those it newly mentions, and only they may be
+   * told, unless every message of the topic reaches them by e-mail anyway (Zulip's
+   * maybe_enqueue_notifications_for_message_update).
+   */
+  edit?: boolean;
 }
 
 /** One candidate recipient, with what decides whether and why they are told. */
@@ -73,7 +79,7 @@ function allowedInChannel(c: Candidate, subscriptionSetting: boolean | null, use
 }
 
 /** Zulip's get_email_notification_trigger for a recipient who is away (the order is Zulip's: the most salient reason wins). */
-export function emailTrigger(c: Candidate): Trigger | null {
+function emailTrigger(c: Candidate): Trigger | null {
   const user = { settings: c.settings };
   const offline = userSetting(user, 'enable_offline_email_notifications');
   if (c.isPrivate) return offline ? TRIGGER.DIRECT_MESSAGE : null;
@@ -85,9 +91,19 @@ export function emailTrigger(c: Candidate): Trigger | null {
   if (offline && c.streamWildcardMentioned && followedWildcard) return TRIGGER.STREAM_WILDCARD_MENTION_IN_FOLLOWED_TOPIC;
   if (offline && c.topicWildcardMentioned && wildcard) return TRIGGER.TOPIC_WILDCARD_MENTION;
   if (offline && c.streamWildcardMentioned && wildcard) return TRIGGER.STREAM_WILDCARD_MENTION;
-  if (followed && userSetting(user, 'enable_followed_topic_email_notifications')) return TRIGGER.FOLLOWED_TOPIC_EMAIL;
-  if (c.subscribed && allowedInChannel(c, c.emailNotifications, userSetting(user, 'enable_stream_email_notifications'))) return TRIGGER.STREAM_EMAIL;
+  if (followsByEmail(c)) return TRIGGER.FOLLOWED_TOPIC_EMAIL;
+  if (channelByEmail(c)) return TRIGGER.STREAM_EMAIL;
   return null;
+}
+
+/** Every message of a followed topic reaches the user by e-mail. */
+function followsByEmail(c: Candidate): boolean {
+  return c.subscribed && c.visibilityPolicy === TOPIC_POLICY.FOLLOWED && userSetting({ settings: c.settings }, 'enable_followed_topic_email_notifications');
+}
+
+/** Every message of the channel (in this topic) reaches the user by e-mail. */
+function channelByEmail(c: Candidate): boolean {
+  return c.subscribed && allowedInChannel(c, c.emailNotifications, userSetting({ settings: c.settings }, 'enable_stream_email_notifications'));
 }
 
 /**
@@ -98,7 +114,7 @@ export function emailTrigger(c: Candidate): Trigger | null {
  */
 async function candidates(services: Pick<Services, 'db'>, sent: SentFacts): Promise<Candidate[]> {
   const { channelId, topic } = sent;
-  const channelParts = channelId == null ? Prisma.empty : Prisma.sql`
+  const channelParts = channelId == null || sent.edit ? Prisma.empty : Prisma.sql`
     UNION SELECT ut."userId" FROM "UserTopic" ut
       WHERE ut."channelId" = ${channelId}::int AND lower(ut."topicName") = lower(${topic}::text) AND ut."visibilityPolicy" = ${TOPIC_POLICY.FOLLOWED}::int
     UNION SELECT s."userId" FROM "Subscription" s WHERE s."channelId" = ${channelId}::int AND s."emailNotifications" AND s.active
@@ -132,6 +148,8 @@ export async function queueMissedMessageEmails(services: Pick<Services, 'db' | '
   const now = Date.now();
   const rows: { userId: number; trigger: Trigger; groupId: number | null; periodSecs: number }[] = [];
   for (const candidate of await candidates(services, sent)) {
+    // An edit tells only of new mentions, and not those who were told of the message already.
+    if (sent.edit && (candidate.isPrivate || followsByEmail(candidate) || channelByEmail(candidate))) continue;
     const trigger = emailTrigger(candidate);
     if (trigger == null || !(await isAway(services, candidate, now))) continue;
     rows.push({

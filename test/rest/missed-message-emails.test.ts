@@ -269,6 +269,43 @@ describe('channel messages', () => {
   });
 });
 
+describe('edits', () => {
+  async function edit(messageId: number, content: string): Promise<void> {
+    const res = await t.client(alice).patch(`/messages/${messageId}`, { content });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
+  it('a mention an edit adds reaches an away user', async () => {
+    const reader = await someone();
+    const channel = await channelWith(alice, [reader]);
+    const id = await sendToChannel(t.client(alice), channel.name, channel.topic, 'typo');
+    await edit(id, `@**${reader.fullName}** fixed`);
+    await mailDue();
+    expect(mailsTo(reader)).toHaveLength(1);
+    expect(mailsTo(reader)[0]!.text).toContain('You are receiving this because you were personally mentioned.');
+  });
+
+  it('not again to one the message mentioned already, nor to those who get every message of the channel, nor for direct messages', async () => {
+    const mentionedBefore = await someone();
+    const channelMail = await someone();
+    const dmReader = await someone();
+    const channel = await channelWith(alice, [mentionedBefore, channelMail]);
+    await setSubscription(channelMail, channel.id, 'email_notifications', true);
+    const id = await sendToChannel(t.client(alice), channel.name, channel.topic, `@**${mentionedBefore.fullName}** hi`);
+    const dm = await sendDirect(t.client(alice), [dmReader.userId], 'hi');
+    await mailDue();
+    expect(mailsTo(mentionedBefore)).toHaveLength(1);
+    expect(mailsTo(channelMail)).toHaveLength(1);
+    expect(mailsTo(dmReader)).toHaveLength(1);
+    await edit(id, `@**${mentionedBefore.fullName}** @**${channelMail.fullName}** hi again`);
+    await edit(dm, `@**${dmReader.fullName}** hi`);
+    await mailDue();
+    expect(mailsTo(mentionedBefore)).toHaveLength(1);
+    expect(mailsTo(channelMail)).toHaveLength(1);
+    expect(mailsTo(dmReader)).toHaveLength(1);
+  });
+});
+
 describe('what the e-mail shows', () => {
   it('without message content when the user turned it off: "New messages"', async () => {
     const reader = await someone();
