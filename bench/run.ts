@@ -16,6 +16,8 @@
 // BENCH_PG_URL (postgresql://postgres@127.0.0.1:5432/test), BENCH_PGLITE_DIR (a temporary directory),
 // BENCH_WORKERS (2: on PostgreSQL, POST /messages through main.ts with PARLEY_WORKERS=1 then this many,
 // when Redis answers at BENCH_REDIS_URL, redis://127.0.0.1:6379), BENCH_PROFILE (1: CPU profiles of the POST and GET runs).
+// BENCH_SMTP (1: the server mails through a local SMTP sink, so sends queue missed-message e-mails for
+// the away recipients and the worker mails them during the run, as in production with PARLEY_SMTP_URL).
 // BENCH_PG_DB (a database name on BENCH_PG_URL's server): PostgreSQL runs in that database and keep it, so a
 // million-message seed is made once and reused by later runs (and by other checkouts, to compare code on one
 // seed); BENCH_MESSAGES=0 then measures GET /messages alone, leaving the seed as it was.
@@ -27,6 +29,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { createParleyServer, type ParleyServer } from '../server/app.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
 import { runLoad, basicAuth, type LoadResult, type RequestSpec } from './load.ts';
@@ -53,6 +56,22 @@ if (PG_KEPT && !/^[a-z_][a-z0-9_]*$/.test(PG_KEPT)) throw new Error('BENCH_PG_DB
 const WARMUP_POSTS = 100;
 /** BENCH_PROFILE=1: a CPU profile of this process during each POST and GET run, to bench/results/<run>-<db>.cpuprofile. */
 const PROFILE = env.BENCH_PROFILE === '1';
+const SMTP = env.BENCH_SMTP === '1';
+
+/** An SMTP server that accepts and counts every message (BENCH_SMTP=1). */
+async function startSmtpCounter(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => { received += 1; callback(); });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return { url: `smtp://127.0.0.1:${port}`, received: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 const WARMUP_GETS = 10;
 /** Workers compared with one (PostgreSQL + Redis, bench/workers.ts); 0 or 1 skips the comparison. */
 const WORKERS = intEnv('BENCH_WORKERS', 2);
@@ -215,9 +234,11 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
   }
   const pgliteDir = kind === 'pglite' ? (env.BENCH_PGLITE_DIR || mkdtempSync(join(os.tmpdir(), 'parley-bench-pglite-'))) : null;
   const removePgliteDir = kind === 'pglite' && !env.BENCH_PGLITE_DIR;
+  const smtp = SMTP ? await startSmtpCounter() : null;
   const config: Config = {
     // Measures the server, not its rate limits (8 clients send far more than 200 requests a minute).
     ...configFromEnv({ PARLEY_RATE_LIMITING: '0' }),
+    ...(smtp ? { smtpUrl: smtp.url } : {}),
     port: 0,
     databaseUrl: pgDb?.url,
     dataDir: pgliteDir ?? 'memory://',
@@ -354,6 +375,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
     }
 
     await timed(phases, 'stop Parley', async () => { await server!.close(); server = null; });
+    if (smtp) log(`  missed-message e-mails mailed during the run: ${smtp.received()}`);
 
     // --- The bare limit, on the same database
     const bare = MESSAGES === 0 ? null : await timed(phases, `bare Koa INSERT ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
@@ -389,6 +411,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
     if (server) await (server as ParleyServer).close().catch(() => {});
     await pgDb?.drop().catch((e) => log(`could not drop the database: ${e}`));
     if (removePgliteDir && pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+    await smtp?.close();
   }
 }
 

@@ -6,7 +6,6 @@ import type { Db } from '../../prisma/database.ts';
 import type { renderForRealm } from './render.ts';
 import { activeUserIdsInGroup } from '../groups/membership.ts';
 import { usersAlertedBy } from '../users/alert-words.ts';
-import { mentionGroupOf } from '../notifications/email-triggers.ts';
 
 export interface MentionFlags {
   mentioned: boolean;
@@ -57,4 +56,17 @@ export async function mentionsIn(
 /** Whether any kind of mention reaches the recipient (Zulip's get_mentions_for_message_updates). */
 export function isMentioned(flags: Partial<MentionFlags>): boolean {
   return !!(flags.mentioned || flags.streamWildcardMentioned || flags.topicWildcardMentioned);
+}
+
+/** Zulip's get_user_group_mentions_data: a personal mention wins; else the smallest group mentioned. */
+function mentionGroupOf(personallyMentioned: ReadonlySet<number>, groupMembers: Map<number, number[]>): Map<number, number> {
+  const chosen = new Map<number, number>();
+  for (const [groupId, members] of groupMembers) {
+    for (const userId of members) {
+      if (personallyMentioned.has(userId)) continue;
+      const previous = chosen.get(userId);
+      if (previous == null || groupMembers.get(previous)!.length > members.length) chosen.set(userId, groupId);
+    }
+  }
+  return chosen;
 }

@@ -170,16 +170,3 @@ export async function queueMissedMessageEmails(services: Pick<Services, 'db' | '
       ${rows.map((r) => r.periodSecs)}::int[]) AS r(user_id, trigger, group_id, period)
     ON CONFLICT DO NOTHING`);
 }
-
-/** Zulip's get_user_group_mentions_data: a personal mention wins; else the smallest group mentioned. */
-export function mentionGroupOf(personallyMentioned: ReadonlySet<number>, groupMembers: Map<number, number[]>): Map<number, number> {
-  const chosen = new Map<number, number>();
-  for (const [groupId, members] of groupMembers) {
-    for (const userId of members) {
-      if (personallyMentioned.has(userId)) continue;
-      const previous = chosen.get(userId);
-      if (previous == null || groupMembers.get(previous)!.length > members.length) chosen.set(userId, groupId);
-    }
-  }
-  return chosen;
-}
