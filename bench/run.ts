@@ -249,7 +249,7 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
   };
   let server: ParleyServer | null = null;
   try {
-    server = await timed(phases, 'start Parley (migrations, first realm)', () => createParleyServer(config, () => {}));
+    server = await timed(phases, 'start Parley (migrations, first realm)', () => createParleyServer(config, (line) => { if (env.BENCH_SERVER_LOG === "1") log(`  server: ${line}`); }));
     const port = await server.listen(0, '127.0.0.1');
     const baseUrl = `http://127.0.0.1:${port}`;
     const prisma = server.database.prisma;
@@ -374,8 +374,11 @@ async function benchDatabase(kind: Kind): Promise<DbResult> {
       };
     }
 
+    if (smtp) {
+      const n = ((await prisma.$queryRawUnsafe(`SELECT count(*)::int AS n FROM "MissedMessageEmail"`)) as { n: number }[])[0]!.n;
+      log(`  missed-message e-mails: ${n} messages queued for away recipients, ${smtp.received()} e-mails mailed during the run`);
+    }
     await timed(phases, 'stop Parley', async () => { await server!.close(); server = null; });
-    if (smtp) log(`  missed-message e-mails mailed during the run: ${smtp.received()}`);
 
     // --- The bare limit, on the same database
     const bare = MESSAGES === 0 ? null : await timed(phases, `bare Koa INSERT ×${MESSAGES} (${CONCURRENCY} clients)`, async () => {
