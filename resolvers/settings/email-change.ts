@@ -2,8 +2,8 @@
 // confirm_email_change): PATCH /settings `email` checks the address and mails it a confirmation
 // link (auth/confirmation-links.ts); the change happens when the link is followed, at
 // /accounts/confirm_new_email/<token>/ or through GraphQL `confirmEmailChange`. The link carries
-// the new address and is bound to the current one, so it is spent by the change (or by any other
-// change of the address), and works for a day.
+// the new address and is bound to the current one and to the request, so it is spent by the
+// change (or by any other change of the address), cancelled by a newer request, and works for a day.
 import type { Prisma, User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import { BadRequestError, UserDeactivatedError } from '../errors.ts';
@@ -34,9 +34,22 @@ export async function checkEmailChange(ctx: Reader, user: User, email: string): 
   return address;
 }
 
-/** Mails the confirmation link to a new address (checked by checkEmailChange); nothing changes yet. */
+/**
+ * What a link is bound to: the address it changes, and the request it answers (a newer request
+ * cancels it). Addresses hold no space.
+ */
+function linkState(user: Pick<User, 'deliveryEmail' | 'emailChangeSerial'>): string {
+  return `${user.deliveryEmail} ${user.emailChangeSerial}`;
+}
+
+/**
+ * Mails the confirmation link to a new address (checked by checkEmailChange); nothing changes yet
+ * but the count of requests, which cancels the links mailed before (Zulip's
+ * do_start_email_change_process).
+ */
 export async function sendEmailChangeLink(ctx: Context, user: User, address: string): Promise<void> {
-  const token = await makeLinkToken(ctx.db, EMAIL_CHANGE, user.id, user.deliveryEmail, address);
+  const counted = await ctx.db.user.update({ where: { id: user.id }, data: { emailChangeSerial: { increment: 1 } } });
+  const token = await makeLinkToken(ctx.db, EMAIL_CHANGE, user.id, linkState(counted), address);
   const link = `${realmUrl(ctx.realm, ctx.config)}/accounts/confirm_new_email/${token}/`;
   await ctx.mailer?.send({
     to: address,
@@ -58,7 +71,7 @@ export async function emailChangeForToken(ctx: Pick<Context, 'db' | 'realm'>, to
   const parsed = readLinkToken(EMAIL_CHANGE, token);
   const user = parsed.payload ? await ctx.db.user.findFirst({ where: { id: parsed.userId, realmId: ctx.realm.id, isBot: false } }) : null;
   if (!user) throw new BadRequestError(EMAIL_CHANGE.invalid);
-  await checkLinkToken(ctx.db, EMAIL_CHANGE, parsed, user.deliveryEmail);
+  await checkLinkToken(ctx.db, EMAIL_CHANGE, parsed, linkState(user));
   return { user, oldEmail: user.deliveryEmail, newEmail: parsed.payload };
 }
 

@@ -140,6 +140,22 @@ describe('/accounts/confirm_new_email/<token>/', () => {
     expect(again.html).toContain(INVALID_LINK);
   });
 
+  it('a newer request cancels the links mailed before it (Zulip revokes earlier requests)', async () => {
+    const gina = await makeUser(t, { email: fresh('gina') });
+    const first = fresh('first');
+    const second = fresh('second');
+    await t.client(gina).patch('/settings', { email: first });
+    const firstLink = confirmLink(first);
+    await t.client(gina).patch('/settings', { email: second });
+    const secondLink = confirmLink(second);
+    const refused = await page(firstLink, true);
+    expect(refused.status).toBe(404);
+    expect(refused.html).toContain(INVALID_LINK);
+    expect(await deliveryEmail(gina)).toBe(gina.email);
+    expect((await page(secondLink, true)).status).toBe(200);
+    expect(await deliveryEmail(gina)).toBe(second);
+  });
+
   it('refuses forged links and links of another kind', async () => {
     const erin = await makeUser(t);
     const target = fresh();
