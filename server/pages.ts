@@ -1,7 +1,8 @@
 // The few server-rendered pages a person reaches from an e-mail or a shared link, with no client
 // app: signing up with an invitation (/join/<key>/), asking for a password reset
-// (/accounts/password/reset/), setting the new password (/accounts/password/reset/<token>/) and
-// confirming a new e-mail address (/accounts/confirm_new_email/<token>/). Minimal HTML forms; the
+// (/accounts/password/reset/), setting the new password (/accounts/password/reset/<token>/),
+// confirming a new e-mail address (/accounts/confirm_new_email/<token>/) and unsubscribing from
+// missed-message e-mails (/accounts/unsubscribe/missed_messages/<token>/). Minimal HTML forms; the
 // work is the domain's (resolvers/invites/signup.ts, resolvers/auth/password-reset.ts,
 // resolvers/settings/email-change.ts).
 import type Koa from 'koa';
@@ -14,6 +15,7 @@ import { confirmAddressForLink, invitationForKey } from '../resolvers/invites/in
 import { signUp } from '../resolvers/invites/signup.ts';
 import { requestPasswordReset, resetPassword, userForResetToken } from '../resolvers/auth/password-reset.ts';
 import { confirmEmailChange, emailChangeForToken } from '../resolvers/settings/email-change.ts';
+import { unsubscribeFromMissedMessages, userForUnsubscribeToken } from '../resolvers/notifications/unsubscribe.ts';
 
 /** One request to a page: its realm's domain context, the form fields sent, and the response. */
 interface PageRequest {
@@ -30,6 +32,7 @@ const PAGES: { path: RegExp; serve: (request: PageRequest, secret: string) => Pr
   { path: /^\/accounts\/password\/reset\/?$/, serve: (request) => resetRequestPage(request) },
   { path: /^\/accounts\/password\/reset\/([^/]+)\/?$/, serve: (request, token) => resetPage(request, token) },
   { path: /^\/accounts\/confirm_new_email\/([^/]+)\/?$/, serve: (request, token) => confirmEmailPage(request, token) },
+  { path: /^\/accounts\/unsubscribe\/missed_messages\/([^/]+)\/?$/, serve: (request, token) => unsubscribePage(request, token) },
 ];
 
 export function isPagePath(path: string): boolean {
@@ -170,6 +173,29 @@ async function confirmEmailPage({ ctx, domain }: PageRequest, token: string): Pr
     ctx.status = error.httpStatus;
     ctx.body = page('E-mail address not changed', `<p class="error">${escape(error.message)}</p>`);
   }
+}
+
+/**
+ * The link in missed-message e-mails. Opening it asks (a mail scanner fetching it changes nothing);
+ * the form, or a mail client's one-click POST (RFC 8058), unsubscribes.
+ */
+async function unsubscribePage({ ctx, domain }: PageRequest, token: string): Promise<void> {
+  let user;
+  try {
+    user = await userForUnsubscribeToken(domain, token);
+  } catch (error) {
+    if (!(error instanceof ParleyError)) throw error;
+    ctx.status = 404;
+    ctx.body = page('Link not valid', `<p class="error">${escape(error.message)}</p>`);
+    return;
+  }
+  if (ctx.method === 'GET') {
+    ctx.body = page('Unsubscribe', `<p>Stop e-mail notifications of direct messages and mentions to <strong>${escape(user.deliveryEmail)}</strong>?</p>
+<form method="post"><button type="submit">Unsubscribe</button></form>`);
+    return;
+  }
+  await unsubscribeFromMissedMessages(domain, token);
+  ctx.body = page('Unsubscribed', `<p>You will no longer receive e-mail notifications of direct messages and mentions. You can turn them back on in your notification settings.</p>`);
 }
 
 async function resetPage({ ctx, domain, text }: PageRequest, token: string): Promise<void> {

@@ -10,6 +10,8 @@ export interface OutgoingMail {
   text: string;
   /** The sender's display name, with the address of PARLEY_EMAIL_FROM (default: its own name). */
   fromName?: string;
+  /** Extra headers (List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -32,7 +34,7 @@ export function openMailer(config: Pick<Config, 'smtpUrl' | 'emailFrom'>, log: (
     delivers: true,
     send: async (mail) => {
       const from = mail.fromName ? { name: mail.fromName, address: fromAddress(config.emailFrom) } : config.emailFrom;
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, headers: mail.headers });
     },
     close: () => transport.close(),
   };

@@ -17,6 +17,7 @@ import { userSetting } from '../settings/catalog.ts';
 import { messageUrl, formatList } from '../scheduled/links.ts';
 import { RESOLVED_TOPIC_PREFIX } from '../messages/topics.ts';
 import { activeUserIdsInGroup } from '../groups/membership.ts';
+import { unsubscribeLink } from './unsubscribe.ts';
 import { OFFLINE_TRIGGERS, TRIGGER, queueMissedMessageEmails, type SentFacts } from './email-triggers.ts';
 
 /** How long a batch the mail server refused waits before the next attempt. */
@@ -235,14 +236,18 @@ async function composeEmail(services: Services, db: Db, user: User & { realm: Re
   }
   const reason = await reasonLine(db, triggers, notified, first, bareTopic);
   if (reason) lines.push('--', reason, '');
+  const unsubscribe = await unsubscribeLink({ db, config: services.config }, realm, user);
   lines.push(
     'Do not reply to this email. This server is not configured to accept incoming emails.',
     `View or reply in ${realm.name}:`, messageUrl(url, first, first.channelName, participantIds), '',
-    'Manage email preferences:', `${url}/#settings/notifications`,
+    'Manage email preferences:', `${url}/#settings/notifications`, '',
+    'Unsubscribe from missed message emails:', unsubscribe,
   );
   // Zulip's "{INSTALLATION_NAME} notifications", from the no-reply address.
   const fromName = `${fromDisplayName(services.config.emailFrom) || 'Parley'} notifications`;
-  return { to: user.deliveryEmail, subject, text: `${lines.join('\n')}\n`, fromName };
+  // RFC 8058: mail clients offer to unsubscribe, with one POST to the same link.
+  const headers = { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  return { to: user.deliveryEmail, subject, text: `${lines.join('\n')}\n`, fromName, headers };
 }
 
 /** Why the e-mail came, as Zulip's template says it (a personal mention first, then a group, wildcards, followed topics, channels). */

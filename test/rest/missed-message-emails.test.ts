@@ -343,6 +343,57 @@ describe('what the e-mail shows', () => {
   });
 });
 
+describe('/accounts/unsubscribe/missed_messages/<token>/', () => {
+  /** The unsubscribe link of the last e-mail to `user`, as a path on the test server. */
+  function unsubscribePath(user: MadeUser): { path: string; header: unknown } {
+    const mail = mailsTo(user).at(-1)!;
+    const url = /https?:\/\/\S+\/accounts\/unsubscribe\/missed_messages\/\S+\//.exec(mail.text ?? '')?.[0];
+    expect(url, mail.text).toBeDefined();
+    return { path: new URL(url!).pathname, header: rawHeader(mail, 'list-unsubscribe') };
+  }
+
+  /** A header's value as sent (mailparser folds List-* headers into a structure of its own). */
+  function rawHeader(mail: ParsedMail, name: string): string | undefined {
+    const line = mail.headerLines.find((h) => h.key === name)?.line;
+    return line?.slice(line.indexOf(':') + 1).replace(/\r?\n\s+/g, ' ').trim();
+  }
+
+  async function offlineEmails(user: MadeUser): Promise<boolean> {
+    return (await t.client(user).post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings.enable_offline_email_notifications;
+  }
+
+  it('every e-mail carries the link, also as List-Unsubscribe for a one-click POST; opening it only asks; the form turns the e-mails off', async () => {
+    const reader = await someone();
+    await sendDirect(t.client(alice), [reader.userId], 'first');
+    await mailDue();
+    const { path, header } = unsubscribePath(reader);
+    expect(header).toMatch(new RegExp(`^<https?://\\S+${path}>$`));
+    expect(rawHeader(mailsTo(reader)[0]!, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const asked = await fetch(t.baseUrl + path);
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain('<form method="post">');
+    expect(await offlineEmails(reader)).toBe(true);
+    const done = await fetch(t.baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(done.status).toBe(200);
+    expect(await offlineEmails(reader)).toBe(false);
+    await sendDirect(t.client(alice), [reader.userId], 'second');
+    await mailDue();
+    expect(mailsTo(reader)).toHaveLength(1);
+  });
+
+  it('refuses a forged link', async () => {
+    const reader = await someone();
+    await sendDirect(t.client(alice), [reader.userId], 'hi');
+    await mailDue();
+    const { path } = unsubscribePath(reader);
+    const forged = path.replace(/-[A-Za-z0-9_-]{43}\/$/, `-${'A'.repeat(43)}/`);
+    expect(forged).not.toBe(path);
+    const res = await fetch(t.baseUrl + forged, { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(await offlineEmails(reader)).toBe(true);
+  });
+});
+
 describe('email_notifications_batching_period_seconds', () => {
   it('a change moves the waiting batch by the difference', async () => {
     const reader = await someone();
