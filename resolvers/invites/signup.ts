@@ -7,6 +7,7 @@ import type { Context } from '../../schema/context.ts';
 import { BadRequestError } from '../errors.ts';
 import { inTransaction } from '../transaction.ts';
 import { isStrongPassword } from '../settings/passwords.ts';
+import { mailAccountDetails } from '../users/account-registered.ts';
 import { setUpNewPerson, announceNewUser, createUserInTx, validateEmail, validateFullName } from '../users/create.ts';
 import { pickColor } from '../users/create.ts';
 import { publishSubscribeEvents } from '../channels/subscribe-events.ts';
@@ -67,6 +68,7 @@ export async function signUp(ctx: Context, key: string, input: SignUpInput): Pro
   });
 
   await announceNewUser(ctx, user);
+  await mailAccountDetails(ctx, user);
   await publishSubscribeEvents(ctx, [], added);
   if (groupIds.length) {
     const everyone = await activeUserIds(ctx.db, ctx.realm.id);

@@ -1,5 +1,6 @@
 // GraphQL fields of the users area.
 import { builder } from '../../schema/builder.ts';
+import { mailAccountDetails } from './account-registered.ts';
 import { forUser, userAction } from '../../schema/fields.ts';
 import { UserType } from '../../schema/users.ts';
 import { requireUser } from '../../schema/context.ts';
@@ -85,6 +86,7 @@ builder.mutationFields((t) => ({
       if (!isAdmin(actor)) throw new UnauthorizedPrincipalError('Must be an organization administrator');
       const user = await createUser(ctx.db, ctx.realm.id, { email: args.email, password: args.password, fullName: args.fullName, realmHost: realmHost(ctx.realm, ctx.config) });
       await announceNewUser(ctx, user);
+      await mailAccountDetails(ctx, user);
       return user.id;
     }),
   }),
