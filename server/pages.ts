@@ -149,16 +149,21 @@ async function resetRequestPage({ ctx, domain, text }: PageRequest): Promise<voi
   ctx.body = page('Check your e-mail', '<p>If an account exists for this address, we have sent it a link to set a new password.</p>');
 }
 
-async function confirmEmailPage({ ctx, domain }: PageRequest, token: string): Promise<void> {
-  let pending;
+/** What a link names, or null once a link that does not work is answered: 404 with the domain's reason (and `more` HTML). */
+async function linkTarget<T>(ctx: Koa.Context, check: () => Promise<T>, more = ''): Promise<T | null> {
   try {
-    pending = await emailChangeForToken(domain, token);
+    return await check();
   } catch (error) {
     if (!(error instanceof ParleyError)) throw error;
     ctx.status = 404;
-    ctx.body = page('Link not valid', `<p class="error">${escape(error.message)}</p>`);
-    return;
+    ctx.body = page('Link not valid', `<p class="error">${escape(error.message)}</p>${more}`);
+    return null;
   }
+}
+
+async function confirmEmailPage({ ctx, domain }: PageRequest, token: string): Promise<void> {
+  const pending = await linkTarget(ctx, () => emailChangeForToken(domain, token));
+  if (!pending) return;
   // Opening the link only asks: a mail scanner fetching it changes nothing (Zulip posts the key too).
   if (ctx.method === 'GET') {
     ctx.body = page('Confirm your new e-mail address', `<p>Change the e-mail address of your account from <strong>${escape(pending.oldEmail)}</strong> to <strong>${escape(pending.newEmail)}</strong>?</p>
@@ -180,15 +185,8 @@ async function confirmEmailPage({ ctx, domain }: PageRequest, token: string): Pr
  * the form, or a mail client's one-click POST (RFC 8058), unsubscribes.
  */
 async function unsubscribePage({ ctx, domain }: PageRequest, token: string): Promise<void> {
-  let user;
-  try {
-    user = await userForUnsubscribeToken(domain, token);
-  } catch (error) {
-    if (!(error instanceof ParleyError)) throw error;
-    ctx.status = 404;
-    ctx.body = page('Link not valid', `<p class="error">${escape(error.message)}</p>`);
-    return;
-  }
+  const user = await linkTarget(ctx, () => userForUnsubscribeToken(domain, token));
+  if (!user) return;
   if (ctx.method === 'GET') {
     ctx.body = page('Unsubscribe', `<p>Stop e-mail notifications of direct messages and mentions to <strong>${escape(user.deliveryEmail)}</strong>?</p>
 <form method="post"><button type="submit">Unsubscribe</button></form>`);
@@ -201,13 +199,7 @@ async function unsubscribePage({ ctx, domain }: PageRequest, token: string): Pro
 async function resetPage({ ctx, domain, text }: PageRequest, token: string): Promise<void> {
   const render = (error?: string) => page('Set a new password', `${error ? `<p class="error">${escape(error)}</p>` : ''}
 <form method="post">${field('New password', 'new_password', 'password')}<button type="submit">Set password</button></form>`);
-  try {
-    await userForResetToken(domain, token);
-  } catch (error) {
-    ctx.status = 404;
-    ctx.body = page('Link not valid', `<p class="error">${escape((error as Error).message)}</p><p><a href="/accounts/password/reset/">Ask for a new link</a></p>`);
-    return;
-  }
+  if (!(await linkTarget(ctx, () => userForResetToken(domain, token), '<p><a href="/accounts/password/reset/">Ask for a new link</a></p>'))) return;
   if (ctx.method === 'GET') {
     ctx.body = render();
     return;

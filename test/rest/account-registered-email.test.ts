@@ -1,20 +1,13 @@
 // A new person's account details by e-mail (Zulip's send_account_registered_email): every human
 // account an administrator makes (POST /users, GraphQL createUser) or a person makes by signing up,
 // through a real SMTP sink started here; bots get none.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
+import { describe, expect, it } from 'vitest';
+import { mailConfig, useSmtpSink } from '../support/smtp.ts';
 import { ok } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let smtp: SmtpSink;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-});
-// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
-afterAll(async () => {
-  await smtp?.close();
-});
-const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const smtp = useSmtpSink();
+const t = useTestServer(() => ({ ...mailConfig(smtp) }));
 const { admin } = useTeam(t, ['admin']);
 
 let n = 0;

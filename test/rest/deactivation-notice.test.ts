@@ -1,22 +1,15 @@
 // DELETE /users/{user_id} with deactivation_notification_comment: the deactivated user is told by
 // e-mail (Zulip's zerver/emails/deactivate), through a real SMTP sink started here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeUser, type MadeUser } from '../support/factories.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
+import { mailConfig, useSmtpSink } from '../support/smtp.ts';
 import { ok } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 import { accountRegisteredSubject } from '../../resolvers/users/account-registered.ts';
 
-let smtp: SmtpSink;
 
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-});
-// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
-afterAll(async () => {
-  await smtp?.close();
-});
-const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const smtp = useSmtpSink();
+const t = useTestServer(() => ({ ...mailConfig(smtp) }));
 const { admin } = useTeam(t, ['admin']);
 
 /** The e-mails to `user` once delivery had time to happen (the sink receives asynchronously). */

@@ -2,25 +2,18 @@
 // address and mails it a confirmation link, against a real SMTP sink; following the link
 // (/accounts/confirm_new_email/<token>/, or GraphQL confirmEmailChange) makes the change, with
 // realm_user events, and tells the old address. The organization's rules are checked at both ends.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeUser } from '../support/factories.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
+import { mailConfig, useSmtpSink } from '../support/smtp.ts';
 import type { ApiClient, Credentials } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let smtp: SmtpSink;
 let n = 0;
 
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-});
-// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
-afterAll(async () => {
-  await smtp?.close();
-});
-const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const smtp = useSmtpSink();
+const t = useTestServer(() => ({ ...mailConfig(smtp) }));
 const owner = t.ownerClient;
 const { admin } = useTeam(t, ['admin']);
 

@@ -2,25 +2,18 @@
 // password reset by e-mail, against a real SMTP sink started here (PARLEY_SMTP_URL): the e-mails'
 // links lead to the server-rendered pages, which create the account with the invitation's role,
 // channels and groups, or set the new password. Without SMTP, GraphQL hands out the links.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChannel, makeUser, updateRealm } from '../support/factories.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
+import { mailConfig, useSmtpSink } from '../support/smtp.ts';
 import type { ApiClient } from '../support/client.ts';
 import { fails, ok } from '../graphql/helpers.ts';
 import { allEvents, registerQueue } from '../support/events.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 
-let smtp: SmtpSink;
 let secretChannel: number;
 let n = 0;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-});
-// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
-afterAll(async () => {
-  await smtp?.close();
-});
-const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>' }));
+const smtp = useSmtpSink();
+const t = useTestServer(() => ({ ...mailConfig(smtp) }));
 const { admin, alice, bob, guest } = useTeam(t, ['admin', 'alice', 'bob', 'guest'], { alice: { fullName: 'Alice' }, guest: { fullName: 'Guest', role: 600 } });
 const STRONG = 'tangerine orbit lantern 42';
 

@@ -2,25 +2,18 @@
 // that concerns them arrives are e-mailed once their batching period ends, if they still have it
 // unread. Messages are sent through the API; e-mail goes to a real SMTP sink started here; the
 // worker runs when a test says the batching period is over (`mailDue`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import { makeBot, makeChannel, makeUser, sendDirect, sendToChannel, updateRealm, updateSettings, type MadeUser } from '../support/factories.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp.ts';
+import { mailConfig, useSmtpSink } from '../support/smtp.ts';
 import { registerQueue } from '../support/events.ts';
 import { ok } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 import type { Credentials } from '../support/client.ts';
 import { accountRegisteredSubject } from '../../resolvers/users/account-registered.ts';
 
-let smtp: SmtpSink;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-});
-// Registered before the server: afterAll hooks unwind in reverse, so the server closes first.
-afterAll(async () => {
-  await smtp?.close();
-});
-const t = useTestServer(() => ({ smtpUrl: smtp.url, emailFrom: 'Parley <noreply@parley.test>', missedMessageEmailPollMs: 0 }));
+const smtp = useSmtpSink();
+const t = useTestServer(() => ({ ...mailConfig(smtp), missedMessageEmailPollMs: 0 }));
 const { alice } = useTeam(t, ['alice']);
 /** The organization's URL, which e-mails link to. */
 let realmUrl: string;

@@ -1,5 +1,6 @@
 // A real SMTP server for tests (the smtp-server package), keeping every message it receives,
 // parsed (mailparser): the server under test sends to it through PARLEY_SMTP_URL.
+import { afterAll, beforeAll } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 
@@ -35,4 +36,33 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The file's SMTP sink, started in beforeAll and closed in afterAll. Call it before useTestServer:
+ * afterAll hooks unwind in reverse, so the server closes first. Give the server `mailConfig(sink)`.
+ */
+export function useSmtpSink(): SmtpSink {
+  let sink: SmtpSink | null = null;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(async () => {
+    await sink?.close();
+  });
+  const started = (): SmtpSink => {
+    if (!sink) throw new Error('the SMTP sink starts in beforeAll');
+    return sink;
+  };
+  return {
+    get url() { return started().url; },
+    get messages() { return started().messages; },
+    to: (address) => started().to(address),
+    close: () => started().close(),
+  };
+}
+
+/** The server settings that send its e-mail to `sink`. */
+export function mailConfig(sink: SmtpSink): { smtpUrl: string; emailFrom: string } {
+  return { smtpUrl: sink.url, emailFrom: 'Parley <noreply@parley.test>' };
 }
