@@ -4,6 +4,7 @@ import type { Message, User, UserMessage } from '../../prisma/generated/client/c
 import type { Db } from '../../prisma/database.ts';
 import { BadRequestError } from '../errors.ts';
 import { hasMessageAccess } from '../channels/access.ts';
+import { flagList } from './flags.ts';
 
 export class InvalidMessageError extends BadRequestError {
   constructor() {
@@ -41,4 +42,14 @@ export async function messageAudience(db: Db, messageId: number): Promise<number
       JOIN "Subscription" s ON s."channelId" = c.id AND s.active AND s."isUserActive"
     WHERE m.id = ${messageId}::int`;
   return rows.map((r) => r.userId);
+}
+
+/**
+ * Each recipient's flags on a message, for `update_message` events: Zulip sends every user their
+ * own, and clients replace their copy with them (zulip-flutter does), so an empty list would
+ * drop a message's read and starred state.
+ */
+export async function messageFlagsByUser(db: Db, messageId: number): Promise<Record<number, string[]>> {
+  const rows = await db.userMessage.findMany({ where: { messageId } });
+  return Object.fromEntries(rows.map((row) => [row.userId, flagList(row)]));
 }

@@ -11,7 +11,7 @@ import { hasContentAccess, historyIsPublicTo, usersWithReadableHistory } from '.
 import { toUnixSeconds } from '../time.ts';
 import { exactInsensitive } from '../rows.ts';
 import { isModerator } from '../users/roles.ts';
-import { accessMessage, messageAudience } from './access.ts';
+import { accessMessage, messageAudience, messageFlagsByUser } from './access.ts';
 import { announceFirstMessageIds, recomputeFirstMessageId, type FirstMessageChange } from '../channels/first-message.ts';
 import { checkSendGroup, normalizeContent } from './send.ts';
 import { renderForRealm, topicLinksForRealm } from './render.ts';
@@ -21,7 +21,6 @@ import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-me
 import { RESOLVED_TOPIC_PREFIX, checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { inTransaction, onCommit, type TxContext } from '../transaction.ts';
 import { isMentioned, mentionsIn, type MentionFlags } from './mention-flags.ts';
-import { flagList } from './flags.ts';
 import { sendAsNotificationBot } from './internal-send.ts';
 import { removeMessage } from './delete.ts';
 import { notificationBot } from '../users/system-bots.ts';
@@ -355,7 +354,7 @@ async function publishEdit(tx: TxContext<Context>, user: User, plan: EditPlan, o
     message_ids: ids,
     flags: [],
     // Each user's flags on the edited message after the edit (mentions may have changed).
-    flags_by_user: await flagsByUser(tx, message.id),
+    flags_by_user: await messageFlagsByUser(tx.db, message.id),
     rendering_only: false,
   };
   if (content) {
@@ -397,11 +396,6 @@ async function publishEdit(tx: TxContext<Context>, user: User, plan: EditPlan, o
   }
 }
 
-/** Every recipient's flags on a message, for the update_message event. */
-async function flagsByUser(tx: TxContext<Context>, messageId: number): Promise<Record<number, string[]>> {
-  const rows = await tx.db.userMessage.findMany({ where: { messageId } });
-  return Object.fromEntries(rows.map((row) => [row.userId, flagList(row)]));
-}
 
 /**
  * Zulip's notification-bot messages about a move: "marked this topic as resolved" for a resolve,

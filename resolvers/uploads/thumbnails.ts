@@ -8,7 +8,7 @@ import { uploadKey } from './attachments.ts';
 import { makeThumbnail, thumbnailFormatsFor, thumbnailKey } from './images.ts';
 import { renderForRealm } from '../messages/render.ts';
 import { THUMBNAIL_PLACEHOLDER_CLASS } from '../messages/markdown.ts';
-import { messageAudience } from '../messages/access.ts';
+import { messageAudience, messageFlagsByUser } from '../messages/access.ts';
 import { toUnixSeconds } from '../time.ts';
 
 export class Thumbnailer {
@@ -100,7 +100,8 @@ export class Thumbnailer {
       if (!changed.count) continue;
       events.publish(message.realmId, await messageAudience(db, message.id), {
         type: 'update_message', user_id: null, edit_timestamp: toUnixSeconds(new Date()), message_id: message.id, message_ids: [message.id],
-        flags: [], rendering_only: true, content: message.content, rendered_content: rendered.html, is_me_message: rendered.isMeMessage,
+        flags: [], flags_by_user: await messageFlagsByUser(db, message.id),
+        rendering_only: true, content: message.content, rendered_content: rendered.html, is_me_message: rendered.isMeMessage,
       });
     }
   }

@@ -69,6 +69,9 @@ describe('image previews of uploads', () => {
         + '<img class="image-loading-placeholder" data-original-content-type="image/png" data-original-dimensions="1200x900" '
         + 'src="/static/images/loading/loader-black.svg"></a></div>',
       );
+      for (const flag of ['read', 'starred']) {
+        expect((await t.client(bob).post('/messages/flags', { messages: [id], op: 'add', flag })).status).toBe(200);
+      }
       thumbnails.request = request;
       for (const held1 of held) thumbnails.request(held1);
       await thumbnails.idle();
@@ -77,8 +80,10 @@ describe('image previews of uploads', () => {
         + `<img data-original-content-type="image/png" data-original-dimensions="1200x900" src="${thumb}"></a></div>`;
       expect(await rendered(bob, id)).toBe(expected);
       const events = await queue.events();
+      // With Bob's own flags: clients replace theirs with them (an empty list would mark it unread and unstarred).
       expect(events).toEqual([expect.objectContaining({
         type: 'update_message', message_id: id, message_ids: [id], rendering_only: true, rendered_content: expected, user_id: null,
+        flags: ['read', 'starred'],
       })]);
       // The thumbnail: to subscribers, shrunk to fit 840x560, WebP.
       const file = await get(thumb, bob);
