@@ -53,6 +53,7 @@ import '../resolvers/drafts/fields.ts';
 import '../resolvers/uploads/fields.ts';
 import '../resolvers/exports/fields.ts';
 import '../resolvers/settings/fields.ts';
+import '../resolvers/notifications/fields.ts';
 import '../resolvers/playgrounds/fields.ts';
 import '../resolvers/bots/fields.ts';
 import '../resolvers/invites/fields.ts';

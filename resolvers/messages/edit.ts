@@ -21,6 +21,7 @@ import { checkWildcardMentionsAllowed, topicParticipantIds } from './wildcard-me
 import { RESOLVED_TOPIC_PREFIX, checkTopicAllowed, normalizeTopic } from './topics.ts';
 import { inTransaction, onCommit, type TxContext } from '../transaction.ts';
 import { isMentioned, mentionsIn, type MentionFlags } from './mention-flags.ts';
+import { flagList } from './flags.ts';
 import { sendAsNotificationBot } from './internal-send.ts';
 import { removeMessage } from './delete.ts';
 import { notificationBot } from '../users/system-bots.ts';
@@ -125,8 +126,11 @@ interface EditOutcome {
   allMoved: boolean;
   /** Who followed the topic before it moved as a whole, its policies with it (null for other edits). */
   originalFollowers: Set<number> | null;
-  /** A content edit's new mentions: who had none before, and the group that reached those only a group mention reached. */
-  newMentions: { userIds: number[]; mentionGroupOf: Map<number, number> } | null;
+  /**
+   * A content edit's new mentions: who had none before, the group that reached those only a group
+   * mention reached, and every recipient's flags after the edit (for the event, read once).
+   */
+  newMentions: { userIds: number[]; mentionGroupOf: Map<number, number>; flagsByUser: Record<number, string[]> } | null;
 }
 
 export interface EditResult {
@@ -318,14 +322,13 @@ async function applyEdit(tx: TxContext<Context>, user: User, plan: EditPlan): Pr
 async function updateMentionFlags(tx: TxContext<Context>, author: User, message: Message, content: NonNullable<EditPlan['content']>): Promise<EditOutcome['newMentions']> {
   const mentions = await mentionsIn(tx.db, tx.realm.id, author.id, content.rendered, content.text,
     message.channelId != null ? { channelId: message.channelId, topic: message.topic } : null);
-  const rows = await tx.db.userMessage.findMany({
-    where: { messageId: message.id },
-    select: { userId: true, mentioned: true, streamWildcardMentioned: true, topicWildcardMentioned: true, hasAlertWord: true, historical: true },
-  });
+  const rows = await tx.db.userMessage.findMany({ where: { messageId: message.id } });
   const changed: ({ userId: number } & MentionFlags)[] = [];
   const userIds: number[] = [];
+  const flagsByUser: Record<number, string[]> = {};
   for (const row of rows) {
     const next = mentions.flagsFor(row.userId);
+    flagsByUser[row.userId] = flagList({ ...row, ...next });
     if (next.mentioned === row.mentioned && next.streamWildcardMentioned === row.streamWildcardMentioned
       && next.topicWildcardMentioned === row.topicWildcardMentioned && next.hasAlertWord === row.hasAlertWord) continue;
     changed.push({ userId: row.userId, ...next });
@@ -338,7 +341,7 @@ async function updateMentionFlags(tx: TxContext<Context>, author: User, message:
         ${changed.map((c) => c.topicWildcardMentioned)}::bool[], ${changed.map((c) => c.hasAlertWord)}::bool[]) AS c(user_id, mentioned, swm, twm, alert)
       WHERE um."messageId" = ${message.id}::int AND um."userId" = c.user_id`;
   }
-  return { userIds, mentionGroupOf: mentions.mentionGroupOf };
+  return { userIds, mentionGroupOf: mentions.mentionGroupOf, flagsByUser };
 }
 
 /** update_message to everyone who had or now has the message; delete_message to those who lost it. */
@@ -354,7 +357,8 @@ async function publishEdit(tx: TxContext<Context>, user: User, plan: EditPlan, o
     message_ids: ids,
     flags: [],
     // Each user's flags on the edited message after the edit (mentions may have changed).
-    flags_by_user: await messageFlagsByUser(tx.db, message.id),
+    // (A content edit read them already; nothing changes the rows after it.)
+    flags_by_user: outcome.newMentions?.flagsByUser ?? await messageFlagsByUser(tx.db, message.id),
     rendering_only: false,
   };
   if (content) {

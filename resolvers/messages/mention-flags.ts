@@ -1,11 +1,11 @@
 // Who a message's rendering mentions, and how: the mention and alert-word flags of each recipient,
 // the same when a message is sent and when its content is edited (Zulip's render_message_markdown
 // adding group members to the mentioned users, and update_user_message_flags).
-import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/database.ts';
 import type { renderForRealm } from './render.ts';
 import { activeUserIdsInGroup } from '../groups/membership.ts';
 import { usersAlertedBy } from '../users/alert-words.ts';
+import { topicParticipantIds } from './wildcard-mentions.ts';
 
 export interface MentionFlags {
   mentioned: boolean;
@@ -34,10 +34,7 @@ export async function mentionsIn(
     groupMembers.set(groupId, members);
     for (const userId of members) mentioned.add(userId);
   }
-  const topicParticipants = topic && rendered.wildcardMention === 'topic'
-    ? new Set((await db.$queryRaw<{ senderId: number }[]>(Prisma.sql`
-        SELECT DISTINCT "senderId" FROM "Message" WHERE "channelId" = ${topic.channelId} AND lower(topic) = lower(${topic.topic})`)).map((r) => r.senderId))
-    : new Set<number>();
+  const topicParticipants = topic && rendered.wildcardMention === 'topic' ? await topicParticipantIds(db, topic.channelId, topic.topic) : new Set<number>();
   const alerted = await usersAlertedBy(db, realmId, content);
   return {
     flagsFor: (userId) => {

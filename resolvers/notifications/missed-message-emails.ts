@@ -146,11 +146,14 @@ async function composeBatch(services: Services, db: Db, userId: number, rows: Qu
   return mails;
 }
 
+/** A message as the e-mail shows it: `FROM "Message" m` joined with its sender `s` and channel `c`. */
+const MESSAGE_COLUMNS = Prisma.sql`m.id, m."senderId", s."fullName" AS "senderName", m."channelId", c.name AS "channelName", m.topic,
+  m."directConversationId", m.content, m."dateSent"`;
+
 /** The messages among `ids` the user still has unread (deleted ones are gone with their rows). */
 async function messagesFor(db: Db, userId: number, ids: number[]): Promise<Omit<MissedMessage, 'trigger' | 'mentionedUserGroupId'>[]> {
   return db.$queryRaw(Prisma.sql`
-    SELECT m.id, m."senderId", s."fullName" AS "senderName", m."channelId", c.name AS "channelName", m.topic,
-      m."directConversationId", m.content, m."dateSent"
+    SELECT ${MESSAGE_COLUMNS}
     FROM "Message" m
     JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${userId}::int AND NOT um.read
     JOIN "User" s ON s.id = m."senderId"
@@ -163,8 +166,7 @@ async function messagesFor(db: Db, userId: number, ids: number[]): Promise<Omit<
 async function contextFor(db: Db, userId: number, message: MissedMessage): Promise<MissedMessage[]> {
   const since = new Date(message.dateSent.getTime() - CONTEXT_WINDOW_MS).toISOString();
   const rows = await db.$queryRaw<Omit<MissedMessage, 'trigger' | 'mentionedUserGroupId'>[]>(Prisma.sql`
-    SELECT m.id, m."senderId", s."fullName" AS "senderName", m."channelId", c.name AS "channelName", m.topic,
-      m."directConversationId", m.content, m."dateSent"
+    SELECT ${MESSAGE_COLUMNS}
     FROM "Message" m
     JOIN "UserMessage" um ON um."messageId" = m.id AND um."userId" = ${userId}::int
     JOIN "User" s ON s.id = m."senderId"

@@ -2,10 +2,9 @@
 // e-mail (Zulip's zerver/emails/deactivate), through a real SMTP sink started here.
 import { describe, expect, it } from 'vitest';
 import { makeUser, type MadeUser } from '../support/factories.ts';
-import { mailConfig, useSmtpSink } from '../support/smtp.ts';
+import { mailConfig, useSmtpSink, withoutAccountDetails } from '../support/smtp.ts';
 import { ok } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
-import { accountRegisteredSubject } from '../../resolvers/users/account-registered.ts';
 
 
 const smtp = useSmtpSink();
@@ -18,9 +17,8 @@ async function mailsTo(user: MadeUser, atLeast: number) {
   return notices(user);
 }
 
-/** The e-mails to `user` but their account's details, which every new account gets and these tests leave aside. */
 function notices(user: MadeUser) {
-  return smtp.to(user.email).filter((mail) => !mail.subject?.endsWith(accountRegisteredSubject('').trim()));
+  return withoutAccountDetails(smtp.to(user.email));
 }
 
 describe('DELETE /users/{user_id}: deactivation_notification_comment', () => {

@@ -5,12 +5,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import { makeBot, makeChannel, makeUser, sendDirect, sendToChannel, updateRealm, updateSettings, type MadeUser } from '../support/factories.ts';
-import { mailConfig, useSmtpSink } from '../support/smtp.ts';
+import { mailConfig, useSmtpSink, withoutAccountDetails } from '../support/smtp.ts';
 import { registerQueue } from '../support/events.ts';
-import { ok } from '../graphql/helpers.ts';
+import { fails, ok } from '../graphql/helpers.ts';
 import { useTeam, useTestServer } from '../support/fixtures.ts';
 import type { Credentials } from '../support/client.ts';
-import { accountRegisteredSubject } from '../../resolvers/users/account-registered.ts';
 
 const smtp = useSmtpSink();
 const t = useTestServer(() => ({ ...mailConfig(smtp), missedMessageEmailPollMs: 0 }));
@@ -21,8 +20,6 @@ beforeAll(async () => {
   realmUrl = (await t.client().get('/server_settings')).body.realm_url;
 });
 
-const ACCOUNT_DETAILS = accountRegisteredSubject('').trim();
-
 /** Zulip's default email_notifications_batching_period_seconds. */
 const BATCHING_PERIOD_MS = 120_000;
 
@@ -31,9 +28,9 @@ function mailDue(afterMs = BATCHING_PERIOD_MS + 1_000): Promise<number> {
   return t.server.missedMessageEmails!.sendDue(new Date(Date.now() + afterMs));
 }
 
-/** The missed-message e-mails to `user` (new accounts also get their account's details, which these tests leave aside). */
+/** The missed-message e-mails to `user`. */
 function mailsTo(user: MadeUser): ParsedMail[] {
-  return smtp.to(user.email).filter((mail) => !mail.subject?.endsWith(ACCOUNT_DETAILS));
+  return withoutAccountDetails(smtp.to(user.email));
 }
 
 let counter = 0;
@@ -376,6 +373,18 @@ describe('/accounts/unsubscribe/missed_messages/<token>/', () => {
     await sendDirect(t.client(alice), [reader.userId], 'second');
     await mailDue();
     expect(mailsTo(reader)).toHaveLength(1);
+  });
+
+  it('GraphQL unsubscribeFromMissedMessages does what the page does, with the link\'s token and no credentials', async () => {
+    const reader = await someone();
+    await sendDirect(t.client(alice), [reader.userId], 'hi');
+    await mailDue();
+    const token = unsubscribePath(reader).path.split('/')[4]!;
+    const { error } = await fails(t, 'mutation($t: String!) { unsubscribeFromMissedMessages(token: $t) }', { t: `${token}x` });
+    expect(error.extensions?.code).toBe('BAD_REQUEST');
+    expect(await offlineEmails(reader)).toBe(true);
+    expect(await ok(t, 'mutation($t: String!) { unsubscribeFromMissedMessages(token: $t) }', { t: token })).toEqual({ unsubscribeFromMissedMessages: true });
+    expect(await offlineEmails(reader)).toBe(false);
   });
 
   it('refuses a forged link', async () => {

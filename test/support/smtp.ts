@@ -3,6 +3,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { accountRegisteredSubject } from '../../resolvers/users/account-registered.ts';
 
 export interface SmtpSink {
   url: string;
@@ -65,4 +66,13 @@ export function useSmtpSink(): SmtpSink {
 /** The server settings that send its e-mail to `sink`. */
 export function mailConfig(sink: SmtpSink): { smtpUrl: string; emailFrom: string } {
   return { smtpUrl: sink.url, emailFrom: 'Parley <noreply@parley.test>' };
+}
+
+/**
+ * `mails` without the account-details e-mail every new account gets (resolvers/users/account-registered.ts),
+ * for tests about other e-mail to users they make.
+ */
+export function withoutAccountDetails(mails: ParsedMail[]): ParsedMail[] {
+  const subject = accountRegisteredSubject('').trim();
+  return mails.filter((mail) => !mail.subject?.endsWith(subject));
 }
