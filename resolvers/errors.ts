@@ -219,3 +219,25 @@ export class StreamWildcardMentionNotAllowedError extends fixedError('STREAM_WIL
 
 /** A topic wildcard mention where the sender may not notify that many people. */
 export class TopicWildcardMentionNotAllowedError extends fixedError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 400, 'You do not have permission to use topic wildcard mentions in this topic.') {}
+
+/** A webhook request whose body had to be JSON and is not (Zulip's InvalidJSONError). */
+export class InvalidJsonError extends fixedError('INVALID_JSON', 400, 'Malformed JSON') {}
+
+/** A webhook request without the header its integration reads the event from (Zulip's MissingHTTPEventHeader). */
+export class MissingHttpEventHeaderError extends ParleyError {
+  override readonly code = 'MISSING_HTTP_EVENT_HEADER';
+  constructor(readonly header: string) {
+    super(`Missing the HTTP event header '${header}'`, { header });
+  }
+}
+
+/**
+ * An event the third party sends that the integration has no message for (Zulip's
+ * UnsupportedWebhookEventTypeError; 400, so the third party's delivery log shows it).
+ */
+export class UnsupportedWebhookEventTypeError extends ParleyError {
+  override readonly code = 'UNSUPPORTED_WEBHOOK_EVENT_TYPE';
+  constructor(webhookName: string, eventType: string | null) {
+    super(`The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`, { webhook_name: webhookName, event_type: eventType });
+  }
+}

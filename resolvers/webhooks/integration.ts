@@ -1,0 +1,54 @@
+// What an incoming-webhook integration is (Zulip's zerver/webhooks/<name>/view.py): a pure
+// translation of a third party's HTTP request into messages. Authentication, where the messages go
+// (`stream`, `topic`), event filtering (`only_events`, `exclude_events`) and sending are the
+// framework's (resolvers/webhooks/deliver.ts), so an integration only reads the request and writes
+// Markdown.
+import type { WildValue } from './payload.ts';
+
+/** The third party's request, as an integration may read it. */
+export interface WebhookRequest {
+  /** The body as sent. */
+  readonly body: string;
+  /**
+   * The body parsed as JSON, as `payload`; refused with Zulip's "Malformed JSON" (and the bot's
+   * owner told, as Zulip does) when it is not JSON.
+   */
+  payload(): WildValue;
+  /** A request header, by case-insensitive name; undefined when absent. */
+  header(name: string): string | undefined;
+  /**
+   * The header that names the event (Zulip's validate_extract_webhook_http_header): refused with
+   * MISSING_HTTP_EVENT_HEADER, and the bot's owner told, when absent.
+   */
+  eventHeader(name: string): string;
+  /** A URL query parameter or form field (the integration's own options); undefined when absent. */
+  param(name: string): string | undefined;
+}
+
+/** One message to send: to the `stream` the URL names (the `topic` there wins) or the bot's owner. */
+export interface WebhookMessage {
+  topic: string;
+  content: string;
+}
+
+export interface WebhookOutcome {
+  /**
+   * Zulip's complete_event_type: what `only_events` and `exclude_events` match (shell-style
+   * wildcards). Omitted: the messages are sent whatever the filters say.
+   */
+  eventType?: string;
+  /** None for events the integration deliberately says nothing about. */
+  messages: WebhookMessage[];
+}
+
+export interface Integration {
+  /** The URL's name: `/api/v1/external/<urlName>`. */
+  urlName: string;
+  /** The third party's name, as messages and errors write it (`GitHub`). */
+  displayName: string;
+  /** Zulip's all_event_types: what `only_events`/`exclude_events` may name; null when the integration has no event types. */
+  eventTypes: readonly string[] | null;
+  /** Zulip's config_options for the integration's URL (shown in realm_incoming_webhook_bots). */
+  configOptions?: readonly { key: string; label: string; validator: 'check_string' | 'check_bool' | 'check_url' }[];
+  translate(request: WebhookRequest): WebhookOutcome;
+}

@@ -1,0 +1,11 @@
+// Every incoming-webhook integration Parley offers, by URL name. One line per integration.
+import type { Integration } from '../integration.ts';
+
+export const INTEGRATIONS: readonly Integration[] = [
+];
+
+const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
+
+export function integrationNamed(urlName: string): Integration | undefined {
+  return byUrlName.get(urlName);
+}
