@@ -233,10 +233,13 @@ export class MissingHttpEventHeaderError extends ParleyError {
 
 /**
  * An event the third party sends that the integration has no message for (Zulip's
- * UnsupportedWebhookEventTypeError; 400, so the third party's delivery log shows it).
+ * UnsupportedWebhookEventTypeError). An error answered with 200, as Zulip does: third parties
+ * (GitHub, Sentry) switch off a webhook that keeps failing, and an event nobody asked to be shown
+ * is no failure of the webhook.
  */
 export class UnsupportedWebhookEventTypeError extends ParleyError {
   override readonly code = 'UNSUPPORTED_WEBHOOK_EVENT_TYPE';
+  override readonly httpStatus = 200;
   constructor(webhookName: string, eventType: string | null) {
     super(`The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`, { webhook_name: webhookName, event_type: eventType });
   }

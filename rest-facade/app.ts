@@ -6,13 +6,13 @@ import { routes } from './routes.ts';
 import { compileRoutes, type CompiledRoute } from './compile.ts';
 import { collectRawParams, decodeParams } from './params.ts';
 import { readMultipart } from './uploads.ts';
-import type { RawUpload } from './params.ts';
+import type { RawParams, RawUpload } from './params.ts';
 import type { Route } from './route.ts';
 import { envelopeForError, envelopeForGraphQLErrors, envelopeForRefusal, errorEnvelope, successEnvelope, type Envelope } from './errors.ts';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, ParleyError } from '../resolvers/errors.ts';
 import { CREDENTIAL_FREE_FIELDS, type RequestFacts } from '../server/context.ts';
 import type { Access, Admission } from '../server/gate.ts';
-import { discardBody, hasBody, readParamsBody } from '../server/request-body.ts';
+import { discardBody, hasBody, parseUrlencoded, readBody, readParamsBody } from '../server/request-body.ts';
 import { hasRawJson, stringifyBody } from './json.ts';
 
 export type Executor = (document: DocumentNode, variables: Record<string, unknown>, facts: RequestFacts) => Promise<ExecutionResult>;
@@ -25,6 +25,7 @@ export type Gate = (ctx: Koa.Context, access: Access) => Promise<Admission>;
 
 function accessOf(route: Route): Access {
   if (CREDENTIAL_FREE_FIELDS.has(route.field)) return 'credentialFree';
+  if (route.webhook) return 'webhook';
   return route.public ? 'public' : 'authenticated';
 }
 
@@ -64,7 +65,7 @@ async function handle(ctx: Koa.Context, compiled: CompiledRoute[], literal: Lite
     try {
       return await run(ctx, direct, NO_MATCH, execute, gate);
     } catch (error) {
-      return envelopeForRefusal(error) ?? envelopeForError(error);
+      return failure(ctx, direct.route, error);
     }
   }
   let pathMatched = false;
@@ -76,13 +77,23 @@ async function handle(ctx: Koa.Context, compiled: CompiledRoute[], literal: Lite
     try {
       return await run(ctx, entry, match, execute, gate);
     } catch (error) {
-      return envelopeForRefusal(error) ?? envelopeForError(error);
+      return failure(ctx, entry.route, error);
     }
   }
   if (pathMatched) {
     return errorEnvelope(new MethodNotAllowedError());
   }
   return errorEnvelope(new NotFoundError('Endpoint not found'));
+}
+
+/**
+ * The envelope of a request that failed. Refused Basic credentials all answer UNAUTHORIZED, as
+ * Zulip's REST views do; a webhook's `api_key` parameter keeps the specific code (Zulip's
+ * webhook_view checks it with validate_api_key, which raises the error itself).
+ */
+function failure(ctx: Koa.Context, route: Route, error: unknown): Envelope {
+  const byApiKeyParameter = route.webhook && !ctx.get('authorization');
+  return (byApiKeyParameter ? null : envelopeForRefusal(error)) ?? envelopeForError(error);
 }
 
 async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArray, execute: Executor, gate: Gate): Promise<Envelope> {
@@ -104,6 +115,18 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
       throw new BadRequestError('Invalid URL encoding');
     }
   });
+  const { raw, files } = route.webhook ? await readWebhookRequest(ctx, admission) : await readParams(ctx, entry, admission);
+  const { values, ignored } = decodeParams(entry.params, raw, pathParams, files);
+  const result = await execute(entry.document, entry.variables(values), facts);
+  if (result.errors?.length) return envelopeForGraphQLErrors(result.errors, entry.wireOfVariable);
+  const data = result.data as Record<string, any>;
+  const fields = route.shape ? route.shape(data[route.field], values, data) : {};
+  // A third party reads nothing but the result (Zulip's webhooks answer a bare json_success).
+  return successEnvelope(fields, route.webhook ? [] : ignored);
+}
+
+/** The parameters of an API call: the query string and the body (urlencoded, JSON or multipart). */
+async function readParams(ctx: Koa.Context, entry: CompiledRoute, admission: Admission): Promise<{ raw: RawParams; files: RawUpload[] }> {
   let body: unknown;
   let json = false;
   let files: RawUpload[] = [];
@@ -112,18 +135,32 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
   } else if (ctx.is('multipart')) {
     // A route taking files reads them only from an authenticated caller, within its limit.
     const realm = admission.caller?.realm;
-    const fileMib = realm && entry.params.some((p) => p.decode === 'file') ? route.maxUploadMib?.(realm) ?? realm.maxFileUploadSizeMib : 0;
+    const fileMib = realm && entry.params.some((p) => p.decode === 'file') ? entry.route.maxUploadMib?.(realm) ?? realm.maxFileUploadSizeMib : 0;
     ({ fields: body, files } = await readMultipart(ctx, { fileMib, bodyBytes: admission.bodyLimit }));
   } else {
     ({ body, json } = await readParamsBody(ctx, admission.bodyLimit));
   }
-  const raw = collectRawParams(ctx.query as Record<string, unknown>, body, json);
-  const { values, ignored } = decodeParams(entry.params, raw, pathParams, files);
-  const result = await execute(entry.document, entry.variables(values), facts);
-  if (result.errors?.length) return envelopeForGraphQLErrors(result.errors, entry.wireOfVariable);
-  const data = result.data as Record<string, any>;
-  const fields = route.shape ? route.shape(data[route.field], values, data) : {};
-  return successEnvelope(fields, ignored);
+  return { raw: collectRawParams(ctx.query as Record<string, unknown>, body, json), files };
+}
+
+/** Headers a webhook's integration never needs to see: the caller's own credentials. */
+const PRIVATE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+/**
+ * A third party's webhook call: its parameters (the query string, and the fields of an urlencoded
+ * body) for `stream`, `topic` and the like, and the whole request as the `request` parameter.
+ */
+async function readWebhookRequest(ctx: Koa.Context, admission: Admission): Promise<{ raw: RawParams; files: RawUpload[] }> {
+  const body = hasBody(ctx) ? (await readBody(ctx, admission.bodyLimit)).toString('utf8') : '';
+  const form = ctx.is('urlencoded') && body ? parseUrlencoded(body) : undefined;
+  const raw = collectRawParams(ctx.query as Record<string, unknown>, form);
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) params[name] = String(Array.isArray(value) ? value[value.length - 1] : value);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.headers)) {
+    if (!PRIVATE_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { raw: { ...raw, request: { body, headers, params } }, files: [] };
 }
 
 /** The match of a route without path parameters (run reads only the parameters' groups). */

@@ -49,6 +49,12 @@ export interface Route {
   path: string;
   /** Served without credentials (credentials, when sent, are still checked). */
   public?: boolean;
+  /**
+   * An incoming webhook (`/external/...`): the third party's request goes whole to the field's
+   * `request` argument (the body as text, the headers, every query parameter and form field), and
+   * the `api_key` query parameter alone is credentials enough.
+   */
+  webhook?: boolean;
   /** The Query or Mutation field this endpoint runs. */
   field: string;
   /**

@@ -31,6 +31,7 @@ import { playgroundRoutes } from './routes/playgrounds.ts';
 import { channelFolderRoutes } from './routes/channel-folders.ts';
 import { botRoutes } from './routes/bots.ts';
 import { inviteRoutes } from './routes/invites.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export const routes: Route[] = [
   ...serverRoutes,
@@ -62,4 +63,5 @@ export const routes: Route[] = [
   ...channelFolderRoutes,
   ...botRoutes,
   ...inviteRoutes,
+  ...webhookRoutes,
 ];

@@ -57,5 +57,6 @@ import '../resolvers/notifications/fields.ts';
 import '../resolvers/playgrounds/fields.ts';
 import '../resolvers/bots/fields.ts';
 import '../resolvers/invites/fields.ts';
+import '../resolvers/webhooks/fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -3,7 +3,7 @@ import type { Context, Services } from '../schema/context.ts';
 import type { Realm, User } from '../prisma/generated/client/client.ts';
 import { Kind, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { authenticate, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
+import { authenticate, authenticateByApiKey, clientNameFromUserAgent, parseBasicAuth, realmForHost, subdomainForHost } from '../resolvers/auth/authenticate.ts';
 import { BadRequestError, InvalidApiKeyError, ParleyError } from '../resolvers/errors.ts';
 import { toGraphQLError } from '../schema/errors.ts';
 import { INCOMING_WEBHOOK_BOT } from '../resolvers/bots/bots.ts';
@@ -52,6 +52,16 @@ export async function checkCredentials(services: Services, facts: RequestFacts):
   }
 }
 
+/** The user an incoming webhook's `api_key` names (no email: see authenticateByApiKey), or why it is refused. */
+export async function checkApiKey(services: Services, facts: RequestFacts, apiKey: string): Promise<CheckedCredentials> {
+  try {
+    return await authenticateByApiKey(services.db, subdomainForHost(facts.host ?? undefined, services.config), apiKey, services.credentials);
+  } catch (error) {
+    if (error instanceof ParleyError) return { refused: error };
+    throw error;
+  }
+}
+
 /**
  * Refused credentials do not fail the context: the operation fails instead (useRefusedCredentials),
  * unless it only asks what Zulip serves without looking at credentials at all.
@@ -60,7 +70,7 @@ export async function createContext(services: Services, facts: RequestFacts): Pr
   let realm: Realm | undefined;
   let user: User | null = null;
   let refusedCredentials: ParleyError | undefined;
-  if (facts.authorization) {
+  if (facts.authorization || facts.checked) {
     const checked = await checkCredentials(services, facts);
     if ('refused' in checked) refusedCredentials = checked.refused;
     else {
@@ -102,8 +112,8 @@ function refusal(args: { document: DocumentNode; operationName?: string | null; 
   return toGraphQLError(refused, undefined, true);
 }
 
-/** Root fields an incoming-webhook bot may use: sending messages (Zulip's allow_incoming_webhooks). */
-const INCOMING_WEBHOOK_FIELDS = new Set(['postMessage', 'sendMessage', ...CREDENTIAL_FREE_FIELDS]);
+/** Root fields an incoming-webhook bot may use: sending messages and its integrations (Zulip's allow_incoming_webhooks). */
+const INCOMING_WEBHOOK_FIELDS = new Set(['postMessage', 'sendMessage', 'deliverWebhook', ...CREDENTIAL_FREE_FIELDS]);
 
 function webhookRefusal(args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError | null {
   const user = (args.contextValue as Partial<Context>).user;

@@ -4,8 +4,8 @@
 // the body limit it earns. A refused caller costs one credentials check, never a body.
 import type Koa from 'koa';
 import type { Realm, User } from '../prisma/generated/client/client.ts';
-import { NotLoggedInError, type RateLimitedError } from '../resolvers/errors.ts';
-import { checkCredentials, type RequestFacts, type Services } from './context.ts';
+import { MissingArgumentError, NotLoggedInError, type RateLimitedError } from '../resolvers/errors.ts';
+import { checkApiKey, checkCredentials, type RequestFacts, type Services } from './context.ts';
 import { rateLimitHeaders } from './rate-limits.ts';
 
 /** How an endpoint treats credentials. */
@@ -16,6 +16,11 @@ export type Access =
   | 'public'
   /** Credentials required. */
   | 'authenticated'
+  /**
+   * Incoming webhooks (`/api/v1/external/...`): credentials required, Basic or the `api_key` query
+   * parameter alone, since third parties are given a URL.
+   */
+  | 'webhook'
   /**
    * /graphql: the fields an operation asks for are in the body, so missing or refused credentials
    * only earn the small body limit; the operation is refused afterwards (useRefusedCredentials).
@@ -84,6 +89,13 @@ async function identify(services: Services, ctx: Koa.Context, access: Access): P
   const facts = requestFacts(ctx);
   const anonymous: Admission = { facts, caller: null, bodyLimit: anonymousMaxBodyBytes };
   if (access === 'credentialFree') return anonymous;
+  if (access === 'webhook' && !facts.authorization) {
+    const apiKey = lastValue(ctx.query.api_key);
+    if (apiKey === undefined) throw new MissingArgumentError('api_key');
+    const checked = (facts.checked = await checkApiKey(services, facts, apiKey));
+    if ('refused' in checked) throw checked.refused;
+    return { facts, caller: checked, bodyLimit: maxBodyBytes };
+  }
   if (!facts.authorization) {
     if (access === 'authenticated') throw new NotLoggedInError();
     return anonymous;
@@ -94,4 +106,9 @@ async function identify(services: Services, ctx: Koa.Context, access: Access): P
     throw checked.refused;
   }
   return { facts, caller: checked, bodyLimit: maxBodyBytes };
+}
+
+/** A query parameter's value; a repeated one's last, as Django reads it. */
+function lastValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[value.length - 1] : value;
 }

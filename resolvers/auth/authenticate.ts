@@ -74,7 +74,20 @@ export async function authenticate(db: Db, subdomain: string, credentials: Basic
   // accepted too, since the user's own clients may know only that one.
   const email = credentials.email.toLowerCase();
   if (!found || (found.user.deliveryEmail.toLowerCase() !== email && found.user.email.toLowerCase() !== email)) throw new InvalidApiKeyError();
-  const { user, realm } = found;
+  return checkAccount(found, subdomain);
+}
+
+/**
+ * The user an API key alone names: how third parties call incoming webhooks (`?api_key=`, Zulip's
+ * webhook_view), where a URL has no room for an email address.
+ */
+export async function authenticateByApiKey(db: Db, subdomain: string, apiKey: string, cache?: CredentialCache): Promise<Authenticated> {
+  const found = await (cache ? cache.get(apiKey, () => userByApiKey(db, apiKey)) : userByApiKey(db, apiKey));
+  if (!found) throw new InvalidApiKeyError();
+  return checkAccount(found, subdomain);
+}
+
+function checkAccount({ user, realm }: Authenticated, subdomain: string): Authenticated {
   if (realm.stringId !== subdomain) throw new BadRequestError('Account is not associated with this subdomain');
   if (realm.deactivated) throw new RealmDeactivatedError();
   if (!user.isActive) throw new UserDeactivatedError();

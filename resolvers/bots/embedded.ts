@@ -2,6 +2,7 @@
 // Python package; Parley has its own handlers for the two that need no outside service or storage:
 // helloworld and encrypt (ROT13). A handler answers a message with the reply's content, or null.
 import { initialStatePart } from '../events/initial-state/parts.ts';
+import { incomingWebhookIntegrations } from '../webhooks/integrations/index.ts';
 
 export type EmbeddedHandler = (query: string) => string | null;
 
@@ -17,7 +18,7 @@ export const EMBEDDED_BOTS: ReadonlyMap<string, EmbeddedHandler> = new Map<strin
   ['encrypt', (query) => `Encrypted/Decrypted text: ${rot13(query)}`],
 ]);
 
-/** An entry of `realm_incoming_webhook_bots` (Zulip's shape; Parley offers no integrations yet). */
+/** An entry of `realm_incoming_webhook_bots` (Zulip's shape). */
 export interface IncomingWebhookBot {
   name: string;
   display_name: string;
@@ -29,8 +30,11 @@ export interface IncomingWebhookBot {
 }
 
 // Register: the embedded bot services POST /bots accepts (none of Parley's takes configuration),
-// and the incoming-webhook integrations, of which Parley offers none yet.
+// and the incoming-webhook integrations (none of which takes bot configuration either).
 initialStatePart(['realm_embedded_bots', 'realm_incoming_webhook_bots'], async (s) => ({
   ...(s.want('realm_embedded_bots') ? { realm_embedded_bots: [...EMBEDDED_BOTS.keys()].map((name) => ({ name, config: {} })) } : {}),
-  ...(s.want('realm_incoming_webhook_bots') ? { realm_incoming_webhook_bots: [] satisfies IncomingWebhookBot[] } : {}),
+  ...(s.want('realm_incoming_webhook_bots') ? { realm_incoming_webhook_bots: incomingWebhookIntegrations().map((i): IncomingWebhookBot => ({
+    name: i.name, display_name: i.displayName, all_event_types: i.allEventTypes, config_options: [],
+    url_options: i.urlOptions.map((o) => ({ key: o.key, label: o.label, input_type: o.inputType })),
+  })) } : {}),
 }));

@@ -29,6 +29,8 @@ export interface WebhookRequest {
 export interface WebhookMessage {
   topic: string;
   content: string;
+  /** This message's own event type, where one request reports several (a Grafana alert each); else the outcome's. */
+  eventType?: string;
 }
 
 export interface WebhookOutcome {

@@ -1,11 +1,23 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
+import { json } from './json.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
+  json,
 ];
 
 const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
 
 export function integrationNamed(urlName: string): Integration | undefined {
   return byUrlName.get(urlName);
+}
+
+/** The integrations as register (realm_incoming_webhook_bots) and GraphQL list them. */
+export function incomingWebhookIntegrations() {
+  return INTEGRATIONS.map((i) => ({
+    name: i.urlName,
+    displayName: i.displayName,
+    allEventTypes: i.eventTypes ? [...i.eventTypes] : null,
+    urlOptions: (i.configOptions ?? []).map((o) => ({ key: o.key, label: o.label, inputType: o.validator })),
+  }));
 }

@@ -1,0 +1,189 @@
+// Incoming webhooks (Zulip's /api/v1/external/<integration>): what third parties call with a bot's
+// API key. Credentials (the `api_key` parameter alone, or Basic), where the messages go (`stream` by
+// name or ID, `topic`, else the bot's owner), the owner told of what the third party cannot mend (a
+// missing channel, malformed JSON, at most every five minutes), event filters, the errors, and the
+// same through GraphQL. Each integration's messages are tested in test/unit/webhooks/.
+import { describe, expect, it } from 'vitest';
+import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
+import { makeBot, makeChannel } from '../support/factories.ts';
+import { graphql, type ApiClient, type Credentials } from '../support/client.ts';
+import { registerQueue } from '../support/events.ts';
+
+const t = useTestServer();
+const { alice, bob } = useTeam(t, ['alice', 'bob']);
+const INCOMING_WEBHOOK = 2;
+const hookBot = useBot(t, () => alice, { fullName: 'Hook Bot', botType: INCOMING_WEBHOOK });
+const chattyBot = useBot(t, () => bob, { fullName: 'Chatty Bot', botType: INCOMING_WEBHOOK });
+
+interface HookCall {
+  apiKey?: string;
+  query?: Record<string, string>;
+  body?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+async function hook(integration: string, call: HookCall): Promise<{ status: number; body: any }> {
+  const url = new URL(`${t.baseUrl}/api/v1/external/${integration}`);
+  if (call.apiKey !== undefined) url.searchParams.set('api_key', call.apiKey);
+  for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': call.contentType ?? 'application/json', ...call.headers },
+    body: call.body ?? '{}',
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function newest(client: ApiClient, narrow: unknown[]): Promise<any> {
+  const res = await client.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow, apply_markdown: false });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.messages.at(-1);
+}
+
+const fromNotificationBot = (client: ApiClient) => newest(client, [{ operator: 'sender', operand: 'notification-bot@zulip.com' }]);
+const lastDmFrom = (client: ApiClient, sender: Credentials) => newest(client, [{ operator: 'dm', operand: [sender.userId] }]);
+
+describe('POST /external/{integration}', () => {
+  it('posts to the channel and topic of the URL, as the bot, with the integration as its client', async () => {
+    await makeChannel(t.client(alice), 'deploys');
+    const res = await hook('json', { apiKey: hookBot.apiKey, query: { stream: 'deploys', topic: 'builds' }, body: '{"build": 12, "ok": true}' });
+    expect(res).toEqual({ status: 200, body: { result: 'success', msg: '' } });
+    const message = await newest(t.client(alice), [{ operator: 'channel', operand: 'deploys' }]);
+    expect(message).toMatchObject({
+      sender_id: hookBot.userId, subject: 'builds', client: 'ZulipJSONWebhook',
+      content: '```json\n{\n  "build": 12,\n  "ok": true\n}\n```',
+    });
+  });
+
+  it("uses the integration's topic when the URL names none, and takes the channel by ID", async () => {
+    const id = await makeChannel(t.client(alice), 'by-id');
+    expect((await hook('json', { apiKey: hookBot.apiKey, query: { stream: String(id) }, body: '{"a": "é"}' })).status).toBe(200);
+    const message = await newest(t.client(alice), [{ operator: 'channel', operand: id }]);
+    // Python's json.dumps escapes what is not ASCII.
+    expect(message).toMatchObject({ subject: 'JSON', content: '```json\n{\n  "a": "\\u00e9"\n}\n```' });
+  });
+
+  it("without a channel, sends the messages to the bot's owner", async () => {
+    expect((await hook('json', { apiKey: hookBot.apiKey, body: '{"to": "owner"}' })).status).toBe(200);
+    const message = await lastDmFrom(t.client(alice), hookBot);
+    expect(message).toMatchObject({ sender_id: hookBot.userId, type: 'private', content: '```json\n{\n  "to": "owner"\n}\n```' });
+    expect(message.display_recipient.map((r: { id: number }) => r.id).sort()).toEqual([alice.userId, hookBot.userId].sort());
+  });
+
+  it('takes Basic credentials as well as the api_key parameter', async () => {
+    await makeChannel(t.client(alice), 'basic-auth');
+    const res = await hook('json', {
+      query: { stream: 'basic-auth' }, body: '{"via": "basic"}',
+      headers: { authorization: 'Basic ' + Buffer.from(`${hookBot.email}:${hookBot.apiKey}`).toString('base64') },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await newest(t.client(alice), [{ operator: 'channel', operand: 'basic-auth' }])).content).toContain('"via": "basic"');
+  });
+
+  it('refuses missing and wrong keys, and unknown integrations', async () => {
+    expect(await hook('json', { query: { stream: 'deploys' } })).toEqual({
+      status: 400, body: { result: 'error', msg: "Missing 'api_key' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'api_key' },
+    });
+    // The api_key parameter's refusals keep their code (Basic credentials answer UNAUTHORIZED).
+    expect(await hook('json', { apiKey: 'x'.repeat(32) })).toMatchObject({ status: 401, body: { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' } });
+    const wrongBasic = await hook('json', { headers: { authorization: 'Basic ' + Buffer.from(`${hookBot.email}:${'y'.repeat(32)}`).toString('base64') } });
+    expect(wrongBasic).toMatchObject({ status: 401, body: { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' } });
+    expect(await hook('no-such-integration', { apiKey: hookBot.apiKey })).toMatchObject({ status: 404, body: { result: 'error' } });
+  });
+
+  it('refuses a deactivated bot', async () => {
+    const bot = await makeBot(t, alice, { fullName: 'Short Lived', botType: INCOMING_WEBHOOK });
+    expect((await t.client(alice).delete(`/bots/${bot.userId}`)).status).toBe(200);
+    expect(await hook('json', { apiKey: bot.apiKey })).toMatchObject({ status: 401, body: { code: 'USER_DEACTIVATED' } });
+  });
+
+  it('refuses a body that is not a JSON object, with Zulip\'s wording', async () => {
+    expect(await hook('json', { apiKey: chattyBot.apiKey, body: '[1, 2]' })).toEqual({
+      status: 400, body: { result: 'error', msg: 'payload is not a dict', code: 'BAD_REQUEST' },
+    });
+  });
+
+  it('lets a person use an integration too: without a channel, the messages reach themselves', async () => {
+    expect((await hook('json', { apiKey: bob.apiKey, body: '{"note": 1}' })).status).toBe(200);
+    const message = await newest(t.client(bob), [{ operator: 'dm', operand: [bob.userId] }]);
+    expect(message).toMatchObject({ sender_id: bob.userId, content: '```json\n{\n  "note": 1\n}\n```' });
+  });
+
+  it('keeps the rules of sending: a bot cannot post to a private channel its owner is not in', async () => {
+    await makeChannel(t.client(bob), 'bob-private', { invite_only: true });
+    const res = await hook('json', { apiKey: hookBot.apiKey, query: { stream: 'bob-private' } });
+    expect(res.status).toBe(400);
+    expect(res.body.result).toBe('error');
+  });
+});
+
+describe("telling the bot's owner", () => {
+  it('answers success for a channel that does not exist, and tells the owner once per five minutes', async () => {
+    const [first, second] = await Promise.all([
+      hook('json', { apiKey: chattyBot.apiKey, query: { stream: 'nowhere' } }),
+      hook('json', { apiKey: chattyBot.apiKey, query: { stream: 'nowhere-else' } }),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const notices = await t.client(bob).get('/messages', {
+      anchor: 'newest', num_before: 10, num_after: 0, apply_markdown: false,
+      narrow: [{ operator: 'sender', operand: 'notification-bot@zulip.com' }, { operator: 'search', operand: 'tried' }],
+    });
+    const mine = notices.body.messages.filter((m: { content: string }) => m.content.includes(chattyBot.email));
+    expect(mine).toHaveLength(1);
+    expect(mine[0].content).toMatch(new RegExp(
+      `^Your bot \`${chattyBot.email}\` tried to send a message to channel #\\*\\*nowhere(-else)?\\*\\*, but that channel does not exist\\. Click \\[here\\]\\(#channels/new\\) to create it\\.$`,
+    ));
+
+    // Five minutes later it may remind again.
+    await t.db.user.update({ where: { id: chattyBot.userId }, data: { lastReminder: new Date(Date.now() - 6 * 60_000) } });
+    expect((await hook('json', { apiKey: chattyBot.apiKey, query: { stream: '987654' } })).status).toBe(200);
+    expect((await fromNotificationBot(t.client(bob))).content)
+      .toBe(`Your bot \`${chattyBot.email}\` tried to send a message to channel ID 987654, but there is no channel with that ID.`);
+  });
+
+  it('tells the owner when the body is not JSON, and answers Malformed JSON', async () => {
+    await t.db.user.update({ where: { id: chattyBot.userId }, data: { lastReminder: null } });
+    expect(await hook('json', { apiKey: chattyBot.apiKey, body: 'not json' })).toEqual({
+      status: 400, body: { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' },
+    });
+    expect((await fromNotificationBot(t.client(bob))).content).toBe([
+      'Hi there! It looks like you tried to set up the Zulip JSON integration,',
+      "but didn't correctly configure the webhook to send data in the JSON format",
+      'that this integration expects!',
+    ].join('\n'));
+  });
+
+  it('posts to a channel nobody is subscribed to, and tells the owner', async () => {
+    await makeChannel(t.client(bob), 'deserted');
+    expect((await t.client(bob).delete('/users/me/subscriptions', { subscriptions: ['deserted'] })).status).toBe(200);
+    await t.db.user.update({ where: { id: chattyBot.userId }, data: { lastReminder: null } });
+    expect((await hook('json', { apiKey: chattyBot.apiKey, query: { stream: 'deserted' }, body: '{"lost": true}' })).status).toBe(200);
+    expect((await fromNotificationBot(t.client(bob))).content)
+      .toBe(`Your bot \`${chattyBot.email}\` tried to send a message to channel #**deserted**. The channel exists but does not have any subscribers.`);
+    expect((await newest(t.client(bob), [{ operator: 'channel', operand: 'deserted' }])).content).toContain('"lost": true');
+  });
+});
+
+describe('GraphQL', () => {
+  it('deliverWebhook does what the URL does', async () => {
+    await makeChannel(t.client(alice), 'graphql-hooks');
+    const res = await graphql(t.baseUrl, `mutation($r: WebhookRequestInput!) {
+      deliverWebhook(integration: "json", request: $r, stream: "graphql-hooks", topic: "gql")
+    }`, { r: { body: '{"from": "graphql"}', headers: { 'Content-Type': 'application/json' } } }, hookBot);
+    expect(res.body, JSON.stringify(res.body)).toEqual({ data: { deliverWebhook: true } });
+    expect(await newest(t.client(alice), [{ operator: 'channel', operand: 'graphql-hooks' }])).toMatchObject({ subject: 'gql', client: 'ZulipJSONWebhook' });
+  });
+
+  it('refuses headers that are not an object of strings', async () => {
+    const res = await graphql(t.baseUrl, 'mutation { deliverWebhook(integration: "json", request: { body: "{}", headers: [1] }) }', {}, hookBot);
+    expect(res.body.errors?.[0]).toMatchObject({ message: 'headers must be an object of strings' });
+  });
+
+  it('lists the integrations, as register does', async () => {
+    const res = await graphql(t.baseUrl, '{ incomingWebhookIntegrations { name displayName allEventTypes urlOptions { key } } }', {}, alice);
+    expect(res.body.data.incomingWebhookIntegrations).toContainEqual({ name: 'json', displayName: 'JSON', allEventTypes: null, urlOptions: [] });
+    const state = await registerQueue(t.client(alice), { fetch_event_types: ['realm_incoming_webhook_bots'], event_types: ['message'] });
+    expect(state.realm_incoming_webhook_bots).toContainEqual({ name: 'json', display_name: 'JSON', all_event_types: null, config_options: [], url_options: [] });
+  });
+});
