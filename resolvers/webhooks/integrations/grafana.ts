@@ -68,6 +68,7 @@ function unifiedAlert(alert: WildValue): WebhookMessage & { eventType: string } 
     const url = alert.opt(key);
     if (truthy(url)) content += `\n[${label}](${url.str()})`;
   }
+  // Zulip's sending strips trailing whitespace (normalize_body); its tests expect the stripped text.
   return { topic, content: content.trimEnd(), eventType: status };
 }
 
