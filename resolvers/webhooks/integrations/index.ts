@@ -1,8 +1,12 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
+import { alertmanager } from './alertmanager.ts';
+import { grafana } from './grafana.ts';
 import { json } from './json.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
+  alertmanager,
+  grafana,
   json,
 ];
 
