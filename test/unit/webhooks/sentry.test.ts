@@ -575,8 +575,9 @@ describe('the WebHooks plugin: events', () => {
     const payload = pluginEvent('https://sentry.example/issues/7', {
       event_id: 'abc', title: 'Hi', platform: 'go', level: 'info', timestamp: 0, received: 1, logentry: {},
     });
-    expect(translate(payload).messages[0].content).toContain('[Hi](https://sentry.example/issues/events/abc/)');
-    expect(translate(payload).messages[0].content).toContain('<time:1970-01-01T00:00:00+00:00>');
+    const [message] = translate(payload).messages;
+    expect(message?.content).toContain('[Hi](https://sentry.example/issues/events/abc/)');
+    expect(message?.content).toContain('<time:1970-01-01T00:00:00+00:00>');
   });
 });
 
