@@ -3,11 +3,13 @@ import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
 import { grafana } from './grafana.ts';
 import { json } from './json.ts';
+import { sentry } from './sentry.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
   grafana,
   json,
+  sentry,
 ];
 
 const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
