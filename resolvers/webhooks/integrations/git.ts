@@ -196,7 +196,7 @@ export function getPullRequestEventMessage(event: PullRequestEvent): string {
   const id = event.number !== null && event.number !== undefined ? ` #${event.number}` : '';
   const titled = title !== null && title !== undefined ? ` ${title}` : '';
   const who = action === 'assigned' ? ` ${py(event.assigneeUpdated)} to` : action === 'unassigned' ? ` ${py(event.assigneeUpdated)} from` : '';
-  let text = `${event.userName} ${ACTION_PHRASES[action] ?? action}${who} [${event.type ?? 'PR'}${id}${titled}](${event.url})`;
+  let text = `${event.userName} ${Object.hasOwn(ACTION_PHRASES, action) ? ACTION_PHRASES[action] : action}${who} [${event.type ?? 'PR'}${id}${titled}](${event.url})`;
 
   const branches = Boolean(event.targetBranch && event.baseBranch);
   if (branches) text += ` from \`${event.targetBranch}\` to \`${event.baseBranch}\``;

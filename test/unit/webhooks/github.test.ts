@@ -704,6 +704,8 @@ describe('errors', () => {
   it("refuses events Zulip's GitHub integration does not support", () => {
     expectError(() => send('workflow_run', { action: 'completed', workflow_run: {}, repository: BAXTER_REPO, sender: BAXTER }), UnsupportedWebhookEventTypeError, "The 'workflow_run:completed' event isn't currently supported by the GitHub webhook; ignoring");
     expectError(() => send('security_advisory', {}), UnsupportedWebhookEventTypeError, "The 'security_advisory:???' event isn't currently supported by the GitHub webhook; ignoring");
+    expectError(() => send('constructor', {}), UnsupportedWebhookEventTypeError, "The 'constructor:???' event isn't currently supported by the GitHub webhook; ignoring");
+    expectError(() => send('pull_request', prEvent('toString')), UnsupportedWebhookEventTypeError, "The 'pull_request:toString' event isn't currently supported by the GitHub webhook; ignoring");
   });
 
   it('needs the X-GitHub-Event header', () => {
