@@ -1,12 +1,15 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
+import { github, githubSponsors } from './github/index.ts';
 import { grafana } from './grafana.ts';
 import { json } from './json.ts';
 import { sentry } from './sentry.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
+  github,
+  githubSponsors,
   grafana,
   json,
   sentry,
