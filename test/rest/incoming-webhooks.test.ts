@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBot, useTeam, useTestServer } from '../support/fixtures.ts';
 import { makeBot, makeChannel } from '../support/factories.ts';
+import { ADMIN_EMAIL } from '../support/server.ts';
 import { graphql, type ApiClient, type Credentials } from '../support/client.ts';
 import { registerQueue } from '../support/events.ts';
 
@@ -185,5 +186,80 @@ describe('GraphQL', () => {
     expect(res.body.data.incomingWebhookIntegrations).toContainEqual({ name: 'json', displayName: 'JSON', allEventTypes: null, urlOptions: [] });
     const state = await registerQueue(t.client(alice), { fetch_event_types: ['realm_incoming_webhook_bots'], event_types: ['message'] });
     expect(state.realm_incoming_webhook_bots).toContainEqual({ name: 'json', display_name: 'JSON', all_event_types: null, config_options: [], url_options: [] });
+  });
+});
+
+describe('integrations through HTTP', () => {
+  const SHA = '0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c';
+  const COMPARE = 'https://github.com/octo/hello/compare/9049f1265b7d...0d1a26e67d8f';
+  const repository = { name: 'hello', full_name: 'octo/hello', html_url: 'https://github.com/octo/hello', private: false };
+  const push = JSON.stringify({
+    ref: 'refs/heads/main', before: '9049f1265b7d61be4a8904a9a27120d2064dab3b', after: SHA, created: false, deleted: false, forced: false,
+    compare: COMPARE, repository, sender: { login: 'octocat', html_url: 'https://github.com/octocat' },
+    commits: [{ id: SHA, message: 'Fix the build', url: `https://github.com/octo/hello/commit/${SHA}`, author: { name: 'octocat', email: 'o@example.com', username: 'octocat' } }],
+  });
+  const PUSHED = `octocat [pushed](${COMPARE}) 1 commit to branch main.\n\n* Fix the build ([0d1a26e67d8](https://github.com/octo/hello/commit/${SHA}))`;
+  const github = (headers: Record<string, string>, query: Record<string, string> = {}) =>
+    hook('github', { apiKey: chattyBot.apiKey, query: { stream: 'code', ...query }, body: push, headers });
+  const newestInCode = () => newest(t.client(bob), [{ operator: 'channel', operand: 'code' }]);
+
+  it("posts GitHub's push under the repository and branch", async () => {
+    await makeChannel(t.client(bob), 'code');
+    expect(await github({ 'X-GitHub-Event': 'push' })).toEqual({ status: 200, body: { result: 'success', msg: '' } });
+    expect(await newestInCode()).toMatchObject({ sender_id: chattyBot.userId, subject: 'hello / main', content: PUSHED, client: 'ZulipGitHubWebhook' });
+  });
+
+  it('sends only the event types only_events matches, and none exclude_events matches (shell-style patterns)', async () => {
+    const before = (await newestInCode()).id;
+    expect((await github({ 'X-GitHub-Event': 'push' }, { only_events: '["pull_request*", "issue*"]' })).status).toBe(200);
+    expect((await github({ 'X-GitHub-Event': 'push' }, { exclude_events: '["push_[ct]*"]' })).status).toBe(200);
+    expect((await newestInCode()).id).toBe(before);
+    expect((await github({ 'X-GitHub-Event': 'push' }, { only_events: '["push_commit?"]', exclude_events: '["issues"]' })).status).toBe(200);
+    expect((await newestInCode()).id).toBeGreaterThan(before);
+  });
+
+  it('refuses event filters that are not lists of strings', async () => {
+    expect(await github({ 'X-GitHub-Event': 'push' }, { only_events: 'push' })).toMatchObject({ status: 400, body: { result: 'error', code: 'BAD_REQUEST' } });
+    expect(await github({ 'X-GitHub-Event': 'push' }, { exclude_events: '[1]' })).toMatchObject({ status: 400, body: { msg: 'exclude_events[0] is not a string' } });
+  });
+
+  it('answers an event the integration has no message for with 200 and says so, sending nothing', async () => {
+    const before = (await newestInCode()).id;
+    const res = await hook('github', { apiKey: chattyBot.apiKey, query: { stream: 'code' }, body: '{"action": "completed", "workflow_run": {}}', headers: { 'X-GitHub-Event': 'workflow_run' } });
+    expect(res).toEqual({
+      status: 200,
+      body: {
+        result: 'error', code: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE', webhook_name: 'GitHub', event_type: 'workflow_run:completed',
+        msg: "The 'workflow_run:completed' event isn't currently supported by the GitHub webhook; ignoring",
+      },
+    });
+    expect((await newestInCode()).id).toBe(before);
+  });
+
+  it("refuses a request without the integration's event header, and tells the owner why", async () => {
+    await t.db.user.update({ where: { id: chattyBot.userId }, data: { lastReminder: null } });
+    expect(await github({})).toEqual({
+      status: 400, body: { result: 'error', msg: "Missing the HTTP event header 'X-GitHub-Event'", code: 'MISSING_HTTP_EVENT_HEADER', header: 'X-GitHub-Event' },
+    });
+    expect((await fromNotificationBot(t.client(bob))).content).toBe([
+      'Hi there!  Your bot Chatty Bot just sent an HTTP request to /api/v1/external/github that',
+      'is missing the HTTP X-GitHub-Event header.  Because this header is how',
+      'GitHub indicates the event type, this usually indicates a configuration',
+      'issue, where you either entered the URL for a different integration, or are running',
+      "an older version of the third-party service that doesn't provide that header.",
+      `Contact ${ADMIN_EMAIL} if you need help debugging!`,
+    ].join('\n'));
+  });
+
+  it("filters Grafana's alerts one by one, by their own status", async () => {
+    await makeChannel(t.client(bob), 'alerts');
+    const alert = (status: string, name: string) => ({
+      status, labels: { alertname: name }, annotations: {}, startsAt: '2022-08-31T05:54:04Z', endsAt: '0001-01-01T00:00:00Z',
+      generatorURL: '', fingerprint: name, silenceURL: 'https://grafana.example.com/silence', dashboardURL: '', panelURL: '', valueString: '',
+    });
+    const body = JSON.stringify({ receiver: 'Zulip', status: 'firing', orgId: 1, version: '1', alerts: [alert('firing', 'Disk'), alert('resolved', 'CPU')] });
+    expect((await hook('grafana', { apiKey: chattyBot.apiKey, query: { stream: 'alerts', only_events: '["firing"]' }, body })).status).toBe(200);
+    const res = await t.client(bob).get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'channel', operand: 'alerts' }] });
+    expect(res.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['[Disk]']);
   });
 });
