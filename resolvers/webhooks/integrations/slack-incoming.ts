@@ -167,11 +167,12 @@ function parsePythonFloat(text: string): number | null {
 /** Zulip's check_dict for a Block Kit text object: `type` (plain_text or mrkdwn) and `text`. */
 function textObject(value: WildValue, plainTextOnly = false): string {
   value.entries(); // a dict, or Zulip's "is not a dict"
-  for (const key of ['type', 'text']) {
+  const required = (key: string) => {
     if (!value.has(key)) throw new BadRequestError(`${key} key is missing from ${value.varName}`);
-  }
-  oneOf(value.get('type'), plainTextOnly ? ['plain_text'] : ['plain_text', 'mrkdwn']);
-  return value.get('text').str();
+    return value.get(key);
+  };
+  oneOf(required('type'), plainTextOnly ? ['plain_text'] : ['plain_text', 'mrkdwn']);
+  return required('text').str();
 }
 
 function oneOf(value: WildValue, allowed: readonly string[]): string {
@@ -265,10 +266,15 @@ function isUrl(value: unknown): value is string {
   if (!['http', 'https', 'ftp', 'ftps'].includes(value.split('://', 1)[0]?.toLowerCase() ?? '')) return false;
   if (!DJANGO_URL.test(value)) return false;
   const netloc = /^[^:/?#]*:\/\/([^/?#]*)/.exec(value)?.[1] ?? '';
-  // Python's urlsplit refuses unbalanced brackets.
+  // Python's urlsplit refuses unbalanced brackets, and a bracketed host that is no IPv6 address.
   if (netloc.includes('[') !== netloc.includes(']')) return false;
+  const bracketed = /\[([^\]]*)/.exec(netloc)?.[1];
+  if (bracketed !== undefined && !(bracketed.startsWith('v') ? /^v[a-fA-F0-9]+\..+$/.test(bracketed) : isIPv6(bracketed))) return false;
+  // ... and a host whose compatibility normalization smuggles in a delimiter.
+  const bare = netloc.replace(/[@:#?]/g, '');
+  if (bare.normalize('NFKC') !== bare && /[/?#@:]/.test(bare.normalize('NFKC'))) return false;
   const ipv6 = /^\[(.+)\](?::[0-9]{1,5})?$/.exec(netloc);
-  if (ipv6 && !isIPv6(ipv6[1] ?? '')) return false;
+  if (ipv6 && !(ipv6[1]!.length <= 39 && isIPv6(ipv6[1]!))) return false;
   const hostPort = netloc.slice(netloc.lastIndexOf('@') + 1);
   const hostname = hostPort.startsWith('[') ? hostPort.slice(1, hostPort.indexOf(']')) : hostPort.split(':', 1)[0] ?? '';
   return hostname !== '' && hostname.length <= 253;
