@@ -5,6 +5,7 @@ import { github, githubSponsors } from './github/index.ts';
 import { grafana } from './grafana.ts';
 import { json } from './json.ts';
 import { sentry } from './sentry.ts';
+import { slackIncoming } from './slack-incoming.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
@@ -13,6 +14,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   grafana,
   json,
   sentry,
+  slackIncoming,
 ];
 
 const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
