@@ -118,7 +118,10 @@ async function run(ctx: Koa.Context, entry: CompiledRoute, match: RegExpExecArra
   const { raw, files } = route.webhook ? await readWebhookRequest(ctx, admission) : await readParams(ctx, entry, admission);
   const { values, ignored } = decodeParams(entry.params, raw, pathParams, files);
   const result = await execute(entry.document, entry.variables(values), facts);
-  if (result.errors?.length) return envelopeForGraphQLErrors(result.errors, entry.wireOfVariable);
+  if (result.errors?.length) {
+    const envelope = envelopeForGraphQLErrors(result.errors, entry.wireOfVariable);
+    return route.errorShape ? { ...envelope, body: route.errorShape(envelope.body, values) } : envelope;
+  }
   const data = result.data as Record<string, any>;
   const fields = route.shape ? route.shape(data[route.field], values, data) : {};
   // A third party reads nothing but the result (Zulip's webhooks answer a bare json_success).

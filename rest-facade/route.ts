@@ -77,6 +77,8 @@ export interface Route {
   maxUploadMib?: (realm: UploadRealm) => number;
   /** Zulip's success fields from the field's result and the decoded parameters (by wire name). */
   shape?: (result: any, params: Record<string, any>, data: Record<string, any>) => Record<string, unknown>;
+  /** Another body for the errors of the field (not for refused credentials or parameters), from Zulip's and the parameters. */
+  errorShape?: (body: Record<string, unknown>, params: Record<string, any>) => Record<string, unknown>;
 }
 
 /** What the facade knows of the caller's organization before it reads an upload. */

@@ -34,7 +34,7 @@ export async function deliverWebhook(ctx: Context, user: User, delivery: Webhook
   try {
     outcome = integration.translate(request);
   } catch (error) {
-    await tellOwnerWhy(ctx, user, integration, error);
+    if (!integration.slackResponses) await tellOwnerWhy(ctx, user, integration, error);
     throw error;
   }
   const sending = { ...ctx, clientName: clientName(integration) };

@@ -52,5 +52,11 @@ export interface Integration {
   eventTypes: readonly string[] | null;
   /** Zulip's config_options for the integration's URL (shown in realm_incoming_webhook_bots). */
   configOptions?: readonly { key: string; label: string; validator: 'check_string' | 'check_bool' | 'check_url' }[];
+  /**
+   * Answers as Slack's incoming webhooks do, for senders written for Slack: `"ok": true` beside
+   * success, and `{"ok": false, "error": <msg>}` once the caller is authenticated (Zulip's
+   * slack_error_handler). Its senders are not told about malformed JSON: the answer says it.
+   */
+  slackResponses?: boolean;
   translate(request: WebhookRequest): WebhookOutcome;
 }

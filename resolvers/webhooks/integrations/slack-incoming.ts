@@ -9,6 +9,7 @@ import { WildValue } from '../payload.ts';
 export const slackIncoming: Integration = {
   urlName: 'slack_incoming',
   displayName: 'SlackIncoming',
+  slackResponses: true,
   eventTypes: null,
   translate,
 };
