@@ -28,7 +28,7 @@ function issueUrl(payload: WildValue, issueNumber: number): string {
 /** A commit credited to its author's username, else the first word of their name. */
 function commitInfo(commit: WildValue): CommitInfo {
   const author = commit.get('author');
-  let name = author.get('username').str();
+  let name: string | undefined = author.get('username').str();
   if (name === '') {
     const nameValue = author.get('name');
     [name] = split(nameValue.str());
