@@ -44,6 +44,14 @@ export function strip(text: string): string {
   return rstrip(text).replace(PYTHON_LEADING_WHITESPACE, '');
 }
 
+const PYTHON_WHITESPACE_RUN = new RegExp(PYTHON_TRAILING_WHITESPACE.source.slice(0, -1), 'g');
+
+/** Python's str.split() without arguments: the words between runs of Python's whitespace. */
+export function split(text: string): string[] {
+  const stripped = strip(text);
+  return stripped === '' ? [] : stripped.split(PYTHON_WHITESPACE_RUN);
+}
+
 const PYTHON_PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 
 /** Whether text ends with one of Python's string.punctuation (an empty text does not). */

@@ -1,7 +1,9 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
+import { gitea } from './gitea.ts';
 import { github, githubSponsors } from './github/index.ts';
+import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
 import { json } from './json.ts';
 import { sentry } from './sentry.ts';
@@ -9,8 +11,10 @@ import { slackIncoming } from './slack-incoming.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
+  gitea,
   github,
   githubSponsors,
+  gogs,
   grafana,
   json,
   sentry,

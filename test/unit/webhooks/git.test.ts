@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type CommitInfo, getAllCommitters, getCommitsCommentActionMessage, getCommitsContent, getCreateBranchEventMessage,
   getForcePushCommitsEventMessage, getIssueEventMessage, getPullRequestEventMessage, getPushCommitsEventMessage,
-  getPushTagEventMessage, getRemoveBranchEventMessage, isBranchNameNotifiable, rstrip, topicWithRelease,
+  getPushTagEventMessage, getRemoveBranchEventMessage, isBranchNameNotifiable, rstrip, split, topicWithRelease,
 } from '../../../resolvers/webhooks/integrations/git.ts';
 
 const commit = (name: string, message = 'Fix it'): CommitInfo => ({ name, sha: 'a'.repeat(40), url: 'https://example.com/c', message });
@@ -81,5 +81,12 @@ describe('pull request and issue messages', () => {
   it("strips trailing whitespace as Python's rstrip does", () => {
     expect(rstrip('a \n\t\x1c\u3000')).toBe('a');
     expect(rstrip('a\ufeff')).toBe('a\ufeff');
+  });
+
+  it("splits on runs of whitespace as Python's str.split() does", () => {
+    expect(split(' John\x1c\u3000Doe \n')).toEqual(['John', 'Doe']);
+    expect(split('a\ufeffb')).toEqual(['a\ufeffb']);
+    expect(split(' \t ')).toEqual([]);
+    expect(split('')).toEqual([]);
   });
 });
