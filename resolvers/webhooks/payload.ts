@@ -30,6 +30,17 @@ export class WildValue {
     return this.value === null || this.value === undefined;
   }
 
+  /**
+   * Python's truth value (absent, null, false, 0, "", [] and {} are false): Zulip's integrations
+   * decide with it whether a part of a message is written.
+   */
+  truthy(): boolean {
+    const v = this.value;
+    if (Array.isArray(v)) return v.length > 0;
+    if (typeof v === 'object' && v !== null) return Object.keys(v).length > 0;
+    return Boolean(v);
+  }
+
   str(): string {
     if (typeof this.value !== 'string') throw this.notA('a string');
     return this.value;

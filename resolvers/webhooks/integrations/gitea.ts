@@ -4,7 +4,6 @@
 import type { Integration } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
 import { getPullRequestEventMessage } from './git.ts';
-import { truthy } from './github/context.ts';
 import { BRANCHES_OPTION, gogsTranslator } from './gogs.ts';
 
 /** Gitea's pull requests: the sender acts, the branches are `head.ref`/`base.ref`, the assignee is named. */
@@ -20,7 +19,7 @@ function giteaPullRequestMessage(payload: WildValue, includeTitle: boolean): str
   const targetBranch = showBranches && pr.has('head') ? pr.get('head').get('ref').str() : null;
   const baseBranch = showBranches && pr.has('base') ? pr.get('base').get('ref').str() : null;
   const title = includeTitle ? pr.get('title').str() : null;
-  const assigneeName = truthy(assignee) ? assignee.get('login').str() : null;
+  const assigneeName = assignee.truthy() ? assignee.get('login').str() : null;
   return getPullRequestEventMessage({
     userName,
     action,

@@ -9,7 +9,6 @@ import {
   getPushCommitsEventMessage, getReleaseEventMessage, isBranchNameNotifiable, split, topicWithBranch,
   topicWithPrOrIssueInfo, topicWithRelease,
 } from './git.ts';
-import { truthy } from './github/context.ts';
 
 /** Writes a `pull_request` event's message, where Gogs and Gitea differ. */
 export type PullRequestFormatter = (payload: WildValue, includeTitle: boolean) => string;
@@ -69,7 +68,7 @@ export function gogsPullRequestMessage(payload: WildValue, includeTitle: boolean
   const targetBranch = showBranches ? pr.get('head_branch').str() : null;
   const baseBranch = showBranches ? pr.get('base_branch').str() : null;
   const title = includeTitle ? pr.get('title').str() : null;
-  const assigned = truthy(payload.get('action')) && truthy(pr.get('assignee'));
+  const assigned = payload.get('action').truthy() && pr.get('assignee').truthy();
   return getPullRequestEventMessage({
     userName,
     action,
@@ -85,7 +84,7 @@ export function gogsPullRequestMessage(payload: WildValue, includeTitle: boolean
 function issuesMessage(payload: WildValue, includeTitle: boolean): string {
   const issue = payload.get('issue');
   const issueNumber = issue.get('number').int();
-  const assignee = truthy(issue.get('assignee')) ? issue.get('assignee').get('login').str() : null;
+  const assignee = issue.get('assignee').truthy() ? issue.get('assignee').get('login').str() : null;
   const action = payload.get('action').str();
   return getIssueEventMessage({
     userName: payload.get('sender').get('login').str(),

@@ -35,7 +35,7 @@ function unifiedAlert(alert: WildValue): WebhookMessage {
   const labels = alert.get('labels');
   const alertname = labels.opt('alertname');
   let topic: string;
-  if (truthy(alertname)) {
+  if (alertname.truthy()) {
     topic = `[${alertname.str()}]`;
     content += `**${alertname.str()}**\n\n`;
   } else {
@@ -49,17 +49,17 @@ function unifiedAlert(alert: WildValue): WebhookMessage {
 
   // Zulip's section separators are uneven (an alert without labels runs its values into the
   // sentence before); reproduced as they are, since that is what its users see.
-  if (truthy(labels)) content += `\n\nLabels:\n${bulletList(labels, (v) => v.str())}\n`;
+  if (labels.truthy()) content += `\n\nLabels:\n${bulletList(labels, (v) => v.str())}\n`;
   const values = alert.opt('values');
   const valueString = alert.opt('valueString');
-  if (truthy(values)) content += `Values:\n${bulletList(values, (v) => pythonStr(v.raw()))}\n`;
-  else if (truthy(valueString)) content += `Values:\n${valueString.str()}\n\n`;
+  if (values.truthy()) content += `Values:\n${bulletList(values, (v) => pythonStr(v.raw()))}\n`;
+  else if (valueString.truthy()) content += `Values:\n${valueString.str()}\n\n`;
   const annotations = alert.opt('annotations');
-  if (truthy(annotations)) content += `Annotations:\n${bulletList(annotations, (v) => v.str())}`;
+  if (annotations.truthy()) content += `Annotations:\n${bulletList(annotations, (v) => v.str())}`;
 
   for (const [key, label] of [['generatorURL', 'Generator'], ['silenceURL', 'Silence'], ['imageURL', 'Image']] as const) {
     const url = alert.opt(key);
-    if (truthy(url)) content += `\n[${label}](${url.str()})`;
+    if (url.truthy()) content += `\n[${label}](${url.str()})`;
   }
   // Zulip's sending strips trailing whitespace (normalize_body); its tests expect the stripped text.
   return { topic, content: content.trimEnd(), eventType: status };
@@ -106,13 +106,6 @@ function bulletList(object: WildValue, show: (value: WildValue) => string): stri
   return object.entries().map(([key, value]) => `- ${key}: ${show(value)}\n`).join('');
 }
 
-/** Python's truthiness, which decides in Zulip whether a section of the message is written. */
-function truthy(value: WildValue): boolean {
-  const raw = value.value;
-  if (Array.isArray(raw)) return raw.length > 0;
-  if (typeof raw === 'object' && raw !== null) return Object.keys(raw).length > 0;
-  return Boolean(raw);
-}
 
 /**
  * Zulip's datetime_to_global_time(datetime.fromisoformat(...)): `<time:...>` with the sender's own

@@ -43,7 +43,7 @@ function translatePayload(payload: WildValue): [string, string] {
     if (event) return eventMessage(event.event, event.link);
     return legacyMessage(payload);
   }
-  if (!truthy(data)) return legacyMessage(payload);
+  if (!data.truthy()) return legacyMessage(payload);
   if (data.has('event')) return eventMessage(data.get('event'));
   if (data.has('issue')) {
     // Zulip reads both before looking at the issue, whatever the action.
@@ -63,7 +63,7 @@ function pluginEvent(payload: WildValue): { event: WildValue; link: EventLink } 
   if (!payload.has('event')) return null;
   const event = payload.get('event');
   const eventId = event.opt('event_id');
-  if (!truthy(eventId)) return null;
+  if (!eventId.truthy()) return null;
   const webUrl = urlJoin(payload.get('url').str(), `events/${pythonStr(eventId)}/`);
   // Zulip reads `received` even when `timestamp` is there (Python evaluates get()'s default).
   const received = event.get('received');
@@ -108,7 +108,7 @@ function exceptionFrame(exception: WildValue, filename: string | null): WildValu
   const withTrace = values.find((value) => value.has('stacktrace'));
   if (!withTrace || !filename) return null;
   const stacktrace = withTrace.get('stacktrace');
-  if (!truthy(stacktrace)) return null;
+  if (!stacktrace.truthy()) return null;
   const frame = stacktrace.get('frames').list().reverse().find((f) => f.opt('filename').raw() === filename);
   if (!frame || frame.opt('context_line').isNull()) return null;
   return frame;
@@ -127,7 +127,7 @@ function issueMessage(action: string, issue: WildValue, actor: WildValue): [stri
   const time = isoGlobalTime(issue.get('lastSeen'));
   const assignedTo = issue.get('assignedTo');
   let assignee = 'No one';
-  if (truthy(assignedTo)) {
+  if (assignedTo.truthy()) {
     const isTeam = assignedTo.get('type').raw() === 'team';
     const name = assignedTo.get('name').str();
     assignee = isTeam ? `team ${name}` : name;
@@ -160,14 +160,6 @@ function legacyMessage(payload: WildValue): [string, string] {
 
 // ---- Python's semantics where Zulip's message text depends on them ----
 
-/** Python's truth value of a JSON value. */
-function truthy(value: WildValue): boolean {
-  const v = value.raw() as unknown;
-  if (v === null || v === undefined || v === false || v === 0 || v === '') return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return true;
-}
 
 /** How Python's str() prints an absent or scalar value (`None`, `True`). */
 function pythonStr(value: WildValue): string {

@@ -20,13 +20,13 @@ function translate(request: WebhookRequest): WebhookOutcome {
   const topic = request.param('topic') ?? topicFromChannel(payload);
 
   const pieces = [
-    ...(truthy(payload.opt('blocks')) ? payload.get('blocks').list().map(renderBlock) : []),
-    ...(truthy(payload.opt('attachments')) ? payload.get('attachments').list().map(renderAttachment) : []),
+    ...(payload.opt('blocks').truthy() ? payload.get('blocks').list().map(renderBlock) : []),
+    ...(payload.opt('attachments').truthy() ? payload.get('attachments').list().map(renderAttachment) : []),
   ];
   let body = joinPieces(pieces);
   // Slack shows `text` only as the notification fallback when there are blocks or attachments.
-  if (body === '' && truthy(payload.opt('text'))) {
-    const emoji = truthy(payload.opt('icon_emoji')) ? `${payload.get('icon_emoji').str()} ` : '';
+  if (body === '' && payload.opt('text').truthy()) {
+    const emoji = payload.opt('icon_emoji').truthy() ? `${payload.get('icon_emoji').str()} ` : '';
     body = pyStrip(emoji + payload.get('text').str());
   }
   if (body === '') return { messages: [] };
@@ -58,7 +58,7 @@ const BLOCK_TYPES = ['actions', 'call', 'condition', 'contact_card', 'context', 
 function renderBlock(block: WildValue): string {
   switch (oneOf(block.get('type'), BLOCK_TYPES)) {
     case 'context': {
-      if (!truthy(block.opt('elements'))) return '';
+      if (!block.opt('elements').truthy()) return '';
       // Slack packs these side by side; stacking them is simpler and loses nothing.
       return joinPieces(block.get('elements').list().map((element) =>
         oneOf(element.get('type'), ['image', 'plain_text', 'mrkdwn']) === 'image'
@@ -112,29 +112,29 @@ function renderElement(element: WildValue): string {
 // optional, and null as good as absent.
 function renderAttachment(attachment: WildValue): string {
   const pieces: string[] = [];
-  if (truthy(attachment.opt('title'))) {
+  if (attachment.opt('title').truthy()) {
     const title = attachment.get('title').str();
     const link = attachment.opt('title_link');
     // A relative or broken link would go nowhere from Zulip; the title alone stays.
-    pieces.push(truthy(link) && isUrl(link.value) ? `## [${title}](${link.value})` : `## ${title}`);
+    pieces.push(link.truthy() && isUrl(link.value) ? `## [${title}](${link.value})` : `## ${title}`);
   }
   for (const key of ['pretext', 'text']) {
-    if (truthy(attachment.opt(key))) pieces.push(attachment.get(key).str());
+    if (attachment.opt(key).truthy()) pieces.push(attachment.get(key).str());
   }
   if (attachment.has('fields')) pieces.push(attachment.get('fields').list().map(renderAttachmentField).filter((f) => f !== null).join('\n'));
-  if (truthy(attachment.opt('blocks'))) pieces.push(...attachment.get('blocks').list().map(renderBlock));
-  if (truthy(attachment.opt('image_url'))) {
+  if (attachment.opt('blocks').truthy()) pieces.push(...attachment.get('blocks').list().map(renderBlock));
+  if (attachment.opt('image_url').truthy()) {
     const url = attachment.get('image_url');
     pieces.push(`[](${isUrl(url.value) ? url.value : requoteUri(url.str())})`);
   }
-  if (truthy(attachment.opt('footer'))) pieces.push(attachment.get('footer').str());
-  if (truthy(attachment.opt('ts'))) pieces.push(globalTime(attachment.get('ts')));
+  if (attachment.opt('footer').truthy()) pieces.push(attachment.get('footer').str());
+  if (attachment.opt('ts').truthy()) pieces.push(globalTime(attachment.get('ts')));
   return joinPieces(pieces);
 }
 
 function renderAttachmentField(field: WildValue): string | null {
-  const title = truthy(field.opt('title')) ? field.get('title').str() : null;
-  const value = truthy(field.opt('value')) ? field.get('value').str() : null;
+  const title = field.opt('title').truthy() ? field.get('title').str() : null;
+  const value = field.opt('value').truthy() ? field.get('value').str() : null;
   if (title !== null && value !== null) return `*${title}*: ${value}`;
   return title !== null ? `*${title}*` : value;
 }
@@ -188,13 +188,6 @@ function checkUrl(value: WildValue): string {
   return s;
 }
 
-/** Python's truthiness, which decides what Zulip treats as present. */
-function truthy(value: WildValue): boolean {
-  const v = value.value;
-  if (Array.isArray(v) || typeof v === 'string') return v.length > 0;
-  if (typeof v === 'object' && v !== null) return Object.keys(v).length > 0;
-  return Boolean(v);
-}
 
 // Python's str.isspace(), for strip() and the `\s` of Python regular expressions.
 const PY_SPACE = String.raw`\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;

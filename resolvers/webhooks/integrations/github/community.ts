@@ -1,7 +1,7 @@
 // Messages beyond a repository's code: the webhook's setup, teams, discussions and GitHub Sponsors.
 import { BadRequestError, UnsupportedWebhookEventTypeError } from '../../../errors.ts';
 import type { WildValue } from '../../payload.ts';
-import { type GitHubContext, render, senderName, truthy } from './context.ts';
+import { type GitHubContext, render, senderName } from './context.ts';
 
 export const GITHUB = 'GitHub';
 
@@ -80,7 +80,7 @@ export function discussion({ payload, includeTitle }: GitHubContext): string {
     new_discussion_number: () => payload.get('changes').get('new_discussion').get('number').int(),
     label: () => payload.get('label').get('name').str(),
     old_category: () => payload.get('changes').get('category').get('from').get('name').str(),
-    locked_reason: () => (truthy(discussion().get('active_lock_reason')) ? ` as ${discussion().get('active_lock_reason').str()}` : ''),
+    locked_reason: () => (discussion().get('active_lock_reason').truthy() ? ` as ${discussion().get('active_lock_reason').str()}` : ''),
     closed_reason: () => discussion().get('state_reason').str(),
     answer_url: () => answer().get('html_url').str(),
     answer_body: () => answer().get('body').str(),

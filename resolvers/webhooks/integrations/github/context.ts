@@ -10,14 +10,6 @@ export interface GitHubContext {
   includeRepositoryName: boolean;
 }
 
-/** Python's truthiness of a JSON value (Zulip's views test `if payload["x"]:`). */
-export function truthy(value: WildValue): boolean {
-  const raw = value.raw() as unknown;
-  if (raw === null || raw === undefined || raw === false || raw === 0 || raw === '') return false;
-  if (Array.isArray(raw)) return raw.length > 0;
-  if (typeof raw === 'object') return Object.keys(raw).length > 0;
-  return true;
-}
 
 /** Python's len() of a dict or list. */
 export function size(value: WildValue): number {

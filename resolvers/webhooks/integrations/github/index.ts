@@ -7,7 +7,7 @@ import type { WildValue } from '../../payload.ts';
 import { isBranchNameNotifiable, topicWithBranch, topicWithPrOrIssueInfo } from '../git.ts';
 import * as community from './community.ts';
 import { GITHUB } from './community.ts';
-import { branchNameFromRef, type GitHubContext, isPullRequestComment, repositoryName, size, truthy } from './context.ts';
+import { branchNameFromRef, type GitHubContext, isPullRequestComment, repositoryName, size } from './context.ts';
 import * as issues from './issues.ts';
 import * as pulls from './pull-requests.ts';
 import * as repo from './repository.ts';
@@ -123,7 +123,7 @@ function zulipEventName(headerEvent: string, payload: WildValue, branches: strin
       if (action === 'labeled' || action === 'unlabeled') return 'issue_labeled_or_unlabeled';
       if (action === 'milestoned' || action === 'demilestoned') return 'issue_milestoned_or_demilestoned';
       if (action === 'transferred') return 'issues_transferred';
-      if (action === 'opened' && payload.has('changes') && truthy(payload.get('changes').opt('old_issue'))) return 'issues_opened_via_transfer';
+      if (action === 'opened' && payload.has('changes') && payload.get('changes').opt('old_issue').truthy()) return 'issues_opened_via_transfer';
       return 'issues';
     }
     default:
@@ -150,7 +150,7 @@ function topicFor(event: string, payload: WildValue): string {
   if (event === 'push_commits') return topicWithBranch(repositoryName(payload), branchNameFromRef(payload.get('ref').str()));
   if (event === 'gollum') return topicWithBranch(repositoryName(payload), 'wiki pages');
   // An organization's webhook has no repository to name.
-  if (event === 'ping' && !truthy(payload.opt('repository'))) return payload.get('organization').get('login').str();
+  if (event === 'ping' && !payload.opt('repository').truthy()) return payload.get('organization').get('login').str();
   if (event === 'check_run') return `${repositoryName(payload)} / checks`;
   if (event.startsWith('discussion')) {
     const discussion = payload.get('discussion');

@@ -1,6 +1,6 @@
 // Messages for pull requests, their reviews and their comments.
 import { getPullRequestEventMessage } from '../git.ts';
-import { type GitHubContext, senderName, truthy } from './context.ts';
+import { type GitHubContext, senderName } from './context.ts';
 
 function titleIf(context: GitHubContext): string | null {
   return context.includeTitle ? context.payload.get('pull_request').get('title').str() : null;
@@ -12,7 +12,7 @@ export function openedOrUpdatedPullRequest(context: GitHubContext): string {
   const pr = payload.get('pull_request');
   let action = payload.get('action').str();
   if (action === 'synchronize') action = 'updated';
-  const assignee = truthy(pr.opt('assignee')) ? pr.get('assignee').get('login').str() : null;
+  const assignee = pr.opt('assignee').truthy() ? pr.get('assignee').get('login').str() : null;
   // The description is worth quoting when it is new or has just changed.
   const description = payload.opt('changes').has('body') || action === 'opened' ? pr.get('body').optStr() : null;
   const showBranches = action === 'opened' || action === 'merged';
@@ -58,7 +58,7 @@ export function closedPullRequest(context: GitHubContext): string {
 export function lockedOrUnlockedPullRequest({ payload }: GitHubContext): string {
   const pr = payload.get('pull_request');
   const action = payload.get('action').str();
-  const reason = truthy(pr.get('active_lock_reason')) ? pr.get('active_lock_reason').str() : 'None';
+  const reason = pr.get('active_lock_reason').truthy() ? pr.get('active_lock_reason').str() : 'None';
   const sender = senderName(payload);
   const number = pr.get('number').int();
   const url = pr.get('html_url').str();

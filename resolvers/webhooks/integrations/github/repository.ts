@@ -5,7 +5,7 @@ import {
 } from '../git.ts';
 import {
   branchNameFromRef, type GitHubContext, repositoryFullName, repositoryName, repositoryUrl, senderName, senderUrl,
-  tagNameFromRef, truthy,
+  tagNameFromRef,
 } from './context.ts';
 
 export function pushCommits(context: GitHubContext): string {
@@ -14,7 +14,7 @@ export function pushCommits(context: GitHubContext): string {
     const author = commit.get('author');
     return {
       // Credit the GitHub account when the commit's e-mail belongs to one.
-      name: truthy(author.opt('username')) ? author.get('username').str() : author.get('name').str(),
+      name: author.opt('username').truthy() ? author.get('username').str() : author.get('name').str(),
       sha: commit.get('id').str(),
       url: commit.get('url').str(),
       message: commit.get('message').str(),
@@ -59,7 +59,7 @@ export function commitComment({ payload }: GitHubContext): string {
 export function release({ payload }: GitHubContext): string {
   const release = payload.get('release');
   // Not every release is named; the tag names it then.
-  const name = truthy(release.get('name')) ? release.get('name').str() : release.get('tag_name').str();
+  const name = release.get('name').truthy() ? release.get('name').str() : release.get('tag_name').str();
   return getReleaseEventMessage(
     senderName(payload), payload.get('action').str(), release.get('tag_name').str(), name, release.get('html_url').str(),
   );
@@ -108,12 +108,12 @@ export function pageBuild({ payload }: GitHubContext): string {
   const status = build.get('status').str();
   let action = Object.hasOwn(PAGE_BUILD_STATES, status) ? PAGE_BUILD_STATES[status]! : `is ${status}`;
   const error = build.get('error').get('message');
-  if (truthy(error)) action = action.replace('{}', quotedContent(error.str()));
+  if (error.truthy()) action = action.replace('{}', quotedContent(error.str()));
   return `GitHub Pages build, triggered by ${build.get('pusher').get('login').str()}, ${action}.`;
 }
 
 export function status({ payload }: GitHubContext): string {
-  const state = truthy(payload.get('target_url'))
+  const state = payload.get('target_url').truthy()
     ? `[${payload.get('state').str()}](${payload.get('target_url').str()})`
     : payload.get('state').str();
   return `[${getShortSha(payload.get('sha').str())}](${payload.get('commit').get('html_url').str()}) changed its status to ${state}.`;
