@@ -36,9 +36,12 @@ export function withoutControlCharacters(topic: string): string {
  * Addressee.for_stream since feature level 370); editing and the rest keep it as a name.
  */
 export function normalizeTopic(topic: string, realm: Realm, options: { noTopic?: boolean } = {}): string {
-  let name = topicFromClient(withoutControlCharacters(topic), realm.emptyTopicDisplayName, options);
-  if (codePointLength(name) > MAX_TOPIC_LENGTH) name = truncateCodePoints(name, MAX_TOPIC_LENGTH - 3) + '...';
-  return name;
+  return truncateTopic(topicFromClient(withoutControlCharacters(topic), realm.emptyTopicDisplayName, options));
+}
+
+/** Zulip's truncate_topic: a topic over the limit is cut, with `...`, rather than refused. */
+export function truncateTopic(name: string): string {
+  return codePointLength(name) > MAX_TOPIC_LENGTH ? truncateCodePoints(name, MAX_TOPIC_LENGTH - 3) + '...' : name;
 }
 
 /** The channel's effective topics policy (`inherit` resolves to the realm's). */

@@ -4,6 +4,7 @@ import { ParleyError } from '../../../resolvers/errors.ts';
 import { alertmanager } from '../../../resolvers/webhooks/integrations/alertmanager.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
+import { refusalOf } from '../../support/webhooks.ts';
 
 // Zulip's tests read the topic from an annotation and the description from another.
 const ZULIP_TEST_PARAMS = { name: 'topic', desc: 'description' };
@@ -14,14 +15,7 @@ function translate(body: unknown, params: Record<string, string> = ZULIP_TEST_PA
 }
 
 function refusal(body: unknown, params?: Record<string, string>): ParleyError {
-  try {
-    translate(body, params);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    expect((error as ParleyError).httpStatus).toBe(400);
-    return error as ParleyError;
-  }
-  throw new Error('expected a refusal');
+  return refusalOf(() => translate(body, params));
 }
 
 const GRAPH = 'http://cobalt:9090/graph?g0.expr=avg+by%28host%29+%28sensors_temp_input%7Bfeature%3D~%22core_%5B0-9%5D%2B%22%7D%29+%3E+15';

@@ -4,12 +4,11 @@ import { describe, expect, it } from 'vitest';
 import {
   InvalidJsonError, MissingHttpEventHeaderError, ParleyError, UnsupportedWebhookEventTypeError,
 } from '../../../resolvers/errors.ts';
-import { MAX_TOPIC_LENGTH } from '../../../resolvers/limits.ts';
-import { truncateCodePoints } from '../../../resolvers/text.ts';
 import { github, githubSponsors } from '../../../resolvers/webhooks/integrations/github/index.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
 import type { Integration, WebhookOutcome } from '../../../resolvers/webhooks/integration.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
+import { expectError, expectMessage } from '../../support/webhooks.ts';
 
 type Json = Record<string, unknown>;
 
@@ -19,35 +18,8 @@ function send(event: string | null, payload: unknown, params: Record<string, str
   return integration.translate(new IncomingWebhookRequest({ body, headers, params }));
 }
 
-/** The topic as the message is sent: Zulip truncates long ones. */
-function sentTopic(topic: string): string {
-  return [...topic].length > MAX_TOPIC_LENGTH ? `${truncateCodePoints(topic, MAX_TOPIC_LENGTH - 3)}...` : topic;
-}
-
-function expectMessage(outcome: WebhookOutcome, topic: string, content: string, eventType?: string): void {
-  expect(outcome.messages).toHaveLength(1);
-  expect(sentTopic(outcome.messages[0]!.topic)).toBe(topic);
-  expect(outcome.messages[0]!.content).toBe(content);
-  if (eventType !== undefined) expect(outcome.eventType).toBe(eventType);
-}
-
 function expectIgnored(outcome: WebhookOutcome): void {
   expect(outcome.messages).toEqual([]);
-}
-
-function expectError(fn: () => unknown, type: abstract new (...args: never[]) => Error, message: string): ParleyError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(type);
-  expect(caught).toBeInstanceOf(ParleyError);
-  // Zulip answers unsupported events with 200 (a third party switches off a failing webhook), all else with 400.
-  expect((caught as ParleyError).httpStatus).toBe(caught instanceof UnsupportedWebhookEventTypeError ? 200 : 400);
-  expect((caught as ParleyError).message).toBe(message);
-  return caught as ParleyError;
 }
 
 const user = (login: string) => ({ login, html_url: `https://github.com/${login}` });

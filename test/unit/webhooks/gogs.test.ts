@@ -8,6 +8,7 @@ import { gogs } from '../../../resolvers/webhooks/integrations/gogs.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
 import type { WebhookOutcome } from '../../../resolvers/webhooks/integration.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
+import { expectError, expectMessage } from '../../support/webhooks.ts';
 
 type Json = Record<string, unknown>;
 
@@ -15,28 +16,6 @@ function send(event: string | null, payload: unknown, params: Record<string, str
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   const headers: Record<string, string> = event === null ? {} : { 'X-Gogs-Event': event };
   return gogs.translate(new IncomingWebhookRequest({ body, headers, params }));
-}
-
-function expectMessage(outcome: WebhookOutcome, topic: string, content: string, eventType?: string): void {
-  expect(outcome.messages).toHaveLength(1);
-  expect(outcome.messages[0]!.topic).toBe(topic);
-  expect(outcome.messages[0]!.content).toBe(content);
-  if (eventType !== undefined) expect(outcome.eventType).toBe(eventType);
-}
-
-function expectError(fn: () => unknown, type: abstract new (...args: never[]) => Error, message: string): ParleyError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(type);
-  expect(caught).toBeInstanceOf(ParleyError);
-  // Zulip answers unsupported events with 200, all else with 400.
-  expect((caught as ParleyError).httpStatus).toBe(caught instanceof UnsupportedWebhookEventTypeError ? 200 : 400);
-  expect((caught as ParleyError).message).toBe(message);
-  return caught as ParleyError;
 }
 
 const user = (name: string) => ({ id: 1, login: name, username: name, full_name: '', email: `${name}@example.com` });

@@ -5,6 +5,7 @@ import { ParleyError } from '../../../resolvers/errors.ts';
 import { grafana } from '../../../resolvers/webhooks/integrations/grafana.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
+import { refusalOf } from '../../support/webhooks.ts';
 
 function translate(body: unknown) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -12,14 +13,7 @@ function translate(body: unknown) {
 }
 
 function refusal(body: unknown): ParleyError {
-  try {
-    translate(body);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    expect((error as ParleyError).httpStatus).toBe(400);
-    return error as ParleyError;
-  }
-  throw new Error('expected a refusal');
+  return refusalOf(() => translate(body));
 }
 
 const IMAGE = 'https://grafana.com/assets/img/blog/mixed_styles.png';

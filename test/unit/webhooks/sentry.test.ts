@@ -5,6 +5,7 @@ import { ParleyError, UnsupportedWebhookEventTypeError } from '../../../resolver
 import { sentry } from '../../../resolvers/webhooks/integrations/sentry.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
+import { refusalOf } from '../../support/webhooks.ts';
 
 function translate(payload: unknown, resource?: string) {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
@@ -17,13 +18,7 @@ function expectMessage(payload: unknown, topic: string, content: string[], resou
 }
 
 function refusal(payload: unknown): ParleyError {
-  try {
-    translate(payload);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    return error as ParleyError;
-  }
-  throw new Error('the payload was accepted');
+  return refusalOf(() => translate(payload));
 }
 
 function expectUnsupported(payload: unknown, eventType: string) {

@@ -5,6 +5,7 @@ import { ParleyError } from '../../../resolvers/errors.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
 import { slackIncoming } from '../../../resolvers/webhooks/integrations/slack-incoming.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
+import { refusalOf } from '../../support/webhooks.ts';
 import type { WebhookOutcome } from '../../../resolvers/webhooks/integration.ts';
 
 // What the view returns without a `channel`; sending stores it as the empty topic, which is why
@@ -32,16 +33,7 @@ function message(outcome: WebhookOutcome): { topic: string; content: string } {
   return outcome.messages[0]!;
 }
 
-function refusal(run: () => unknown): ParleyError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    expect((error as ParleyError).httpStatus).toBe(400);
-    return error as ParleyError;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = refusalOf;
 
 const CAT = 'https://pbs.twimg.com/profile_images/625633822235693056/lNGUneLX_400x400.jpg';
 const HOTEL = 'https://is5-ssl.mzstatic.com/image/thumb/Purple3/v4/d3/72/5c/d3725c8f-c642-5d69-1904-aa36e4297885/source/256x256bb.jpg';
