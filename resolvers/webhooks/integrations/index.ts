@@ -2,6 +2,7 @@
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
 import { github, githubSponsors } from './github/index.ts';
+import { gitlab } from './gitlab.ts';
 import { grafana } from './grafana.ts';
 import { json } from './json.ts';
 import { sentry } from './sentry.ts';
@@ -10,6 +11,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
   github,
   githubSponsors,
+  gitlab,
   grafana,
   json,
   sentry,
