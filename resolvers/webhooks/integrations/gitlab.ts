@@ -1,5 +1,5 @@
 // GitLab's webhooks (Zulip's zerver/webhooks/gitlab/view.py). GitLab names the event in the
-// X-Gitlab-Event header ("Push Hook", "Merge Request Hook"...); Zulip refines issues, merge requests
+// X-GitLab-Event header ("Push Hook", "Merge Request Hook"...); Zulip refines issues, merge requests
 // and wiki pages by `object_attributes.action` and notes by what they are on (`noteable_type`), and
 // reads a System Hook's `event_name` (or `object_kind`) as the project hook it stands for. Those
 // names are the event types `only_events`/`exclude_events` match.
@@ -351,7 +351,7 @@ const BY_ACTION = new Set(['Confidential Issue Hook', 'Issue Hook', 'Merge Reque
 
 /** Zulip's event type for the request; null for a push to a branch the URL's `branches` leaves out. */
 function eventName(request: WebhookRequest, payload: WildValue): string | null {
-  let event = request.eventHeader('X-Gitlab-Event');
+  let event = request.eventHeader('X-GitLab-Event');
   if (event === 'System Hook') {
     const name = payload.has('event_name') ? payload.get('event_name').str() : payload.get('object_kind').str();
     event = `${pythonTitle(name.split('__')[0]!.replaceAll('_', ' '))} Hook`;

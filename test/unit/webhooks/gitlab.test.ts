@@ -672,12 +672,12 @@ describe('errors', () => {
   });
 
   it('reads the header whatever its case', () => {
-    const outcome = gitlab.translate(new IncomingWebhookRequest({ body: JSON.stringify(closed), headers: { 'X-GitLab-Event': 'Merge Request Hook' } }));
+    const outcome = gitlab.translate(new IncomingWebhookRequest({ body: JSON.stringify(closed), headers: { 'x-gitlab-event': 'Merge Request Hook' } }));
     expect(outcome.eventType).toBe('Merge Request Hook close');
   });
 
   it('refuses a request without the event header', () => {
-    expectError(() => send(null, closed), MissingHttpEventHeaderError, "Missing the HTTP event header 'X-Gitlab-Event'");
+    expectError(() => send(null, closed), MissingHttpEventHeaderError, "Missing the HTTP event header 'X-GitLab-Event'");
   });
 
   it('refuses a body that is not JSON', () => {
