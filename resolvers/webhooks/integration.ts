@@ -23,6 +23,8 @@ export interface WebhookRequest {
   eventHeader(name: string): string;
   /** A URL query parameter or form field (the integration's own options); undefined when absent. */
   param(name: string): string | undefined;
+  /** A URL option Zulip reads as JSON (`Json[bool]`): `true` or `false`, else refused; `fallback` when absent. */
+  boolParam(name: string, fallback: boolean): boolean;
 }
 
 /** One message to send: to the `stream` the URL names (the `topic` there wins) or the bot's owner. */

@@ -1,6 +1,6 @@
 // The third party's request as integrations read it (integration.ts WebhookRequest): built from what
 // the transport received, the same for REST and GraphQL.
-import { InvalidJsonError, MissingHttpEventHeaderError } from '../errors.ts';
+import { InvalidArgumentError, InvalidJsonError, MissingHttpEventHeaderError } from '../errors.ts';
 import type { WebhookRequest } from './integration.ts';
 import { WildValue } from './payload.ts';
 
@@ -49,5 +49,18 @@ export class IncomingWebhookRequest implements WebhookRequest {
 
   param(name: string): string | undefined {
     return Object.hasOwn(this.params, name) ? this.params[name] : undefined;
+  }
+
+  boolParam(name: string, fallback: boolean): boolean {
+    const text = this.param(name);
+    if (text === undefined) return fallback;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new InvalidArgumentError(name, `${name} is not valid JSON`);
+    }
+    if (typeof value !== 'boolean') throw new InvalidArgumentError(name, `${name} is not a boolean`);
+    return value;
   }
 }

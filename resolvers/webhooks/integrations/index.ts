@@ -3,6 +3,7 @@ import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
 import { gitea } from './gitea.ts';
 import { github, githubSponsors } from './github/index.ts';
+import { gitlab } from './gitlab.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
 import { json } from './json.ts';
@@ -14,6 +15,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   gitea,
   github,
   githubSponsors,
+  gitlab,
   gogs,
   grafana,
   json,

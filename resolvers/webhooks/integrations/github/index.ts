@@ -1,7 +1,7 @@
 // GitHub's webhooks (Zulip's zerver/webhooks/github/view.py). GitHub names the event in the
 // X-GitHub-Event header; Zulip refines it with the payload's `action` (and a push's ref) into its own
 // event names, which are what `only_events`/`exclude_events` match and which choose the message.
-import { InvalidArgumentError, UnsupportedWebhookEventTypeError } from '../../../errors.ts';
+import { UnsupportedWebhookEventTypeError } from '../../../errors.ts';
 import type { Integration, WebhookOutcome, WebhookRequest } from '../../integration.ts';
 import type { WildValue } from '../../payload.ts';
 import { isBranchNameNotifiable, topicWithBranch, topicWithPrOrIssueInfo } from '../git.ts';
@@ -160,25 +160,11 @@ function topicFor(event: string, payload: WildValue): string {
   return repositoryName(payload);
 }
 
-/** A URL option Zulip reads as JSON (`Json[bool]`), strictly a boolean. */
-function boolParam(request: WebhookRequest, name: string): boolean {
-  const text = request.param(name);
-  if (text === undefined) return false;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new InvalidArgumentError(name, `${name} is not valid JSON`);
-  }
-  if (typeof value !== 'boolean') throw new InvalidArgumentError(name, `${name} is not a boolean`);
-  return value;
-}
-
 function translate(request: WebhookRequest): WebhookOutcome {
   const payload = request.payload();
   const branches = request.param('branches');
-  const ignorePrivateRepositories = boolParam(request, 'ignore_private_repositories');
-  const includeRepositoryName = boolParam(request, 'include_repository_name');
+  const ignorePrivateRepositories = request.boolParam('ignore_private_repositories', false);
+  const includeRepositoryName = request.boolParam('include_repository_name', false);
   const headerEvent = request.eventHeader('X-GitHub-Event');
 
   if (payload.has('repository') && payload.get('repository').get('private').bool() && ignorePrivateRepositories) {
