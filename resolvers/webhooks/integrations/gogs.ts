@@ -56,27 +56,30 @@ function createMessage(payload: WildValue): string {
   );
 }
 
-/** Gogs' own pull requests: the author acts, the branches are `head_branch`/`base_branch`. */
-export function gogsPullRequestMessage(payload: WildValue, includeTitle: boolean): string {
+/**
+ * What Gogs' and Gitea's pull-request messages share: who acted (the one who merged, else
+ * `actor`), the action, the link and the title; the branches and the assignee are read apart.
+ */
+export function pullRequestBasics(payload: WildValue, includeTitle: boolean, actor: (pr: WildValue) => string) {
   const pr = payload.get('pull_request');
   const merged = pr.get('merged').bool();
-  const userName = merged ? pr.get('merged_by').get('username').str() : pr.get('user').get('username').str();
+  const userName = merged ? pr.get('merged_by').get('username').str() : actor(pr);
   const action = merged ? 'merged' : payload.get('action').str();
-  const url = pr.get('html_url').str();
-  const number = pr.get('number').int();
-  const showBranches = action !== 'edited';
-  const targetBranch = showBranches ? pr.get('head_branch').str() : null;
-  const baseBranch = showBranches ? pr.get('base_branch').str() : null;
-  const title = includeTitle ? pr.get('title').str() : null;
+  return {
+    pr,
+    showBranches: action !== 'edited',
+    message: { userName, action, url: pr.get('html_url').str(), number: pr.get('number').int(), title: includeTitle ? pr.get('title').str() : null },
+  };
+}
+
+/** Gogs' own pull requests: the author acts, the branches are `head_branch`/`base_branch`. */
+export function gogsPullRequestMessage(payload: WildValue, includeTitle: boolean): string {
+  const { pr, showBranches, message } = pullRequestBasics(payload, includeTitle, (p) => p.get('user').get('username').str());
   const assigned = payload.get('action').truthy() && pr.get('assignee').truthy();
   return getPullRequestEventMessage({
-    userName,
-    action,
-    url,
-    number,
-    targetBranch,
-    baseBranch,
-    title,
+    ...message,
+    targetBranch: showBranches ? pr.get('head_branch').str() : null,
+    baseBranch: showBranches ? pr.get('base_branch').str() : null,
     assigneeUpdated: assigned ? pr.get('assignee').get('login').str() : null,
   });
 }
