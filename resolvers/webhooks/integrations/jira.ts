@@ -1,7 +1,7 @@
 // Jira (Zulip's zerver/webhooks/jira): Jira Cloud's and Jira Server's webhooks. The event is the
-// payload's `webhookEvent`, no header; an issue's updates (edits, transitions, and comments in older
-// Jira versions) all arrive as `jira:issue_updated` and are told apart by `issue_event_type_name`
-// and what the payload carries. Jira omits what has no value, so most fields read with a fallback.
+// payload's `webhookEvent`, no header; an issue's updates (edits, assignments, transitions, comments)
+// all arrive as `jira:issue_updated` and are told apart by `issue_event_type_name` and what the
+// payload carries. Jira omits what has no value, so most fields read with a fallback.
 import { AnomalousWebhookPayloadError, BadRequestError, UnsupportedWebhookEventTypeError } from '../../errors.ts';
 import type { Integration, WebhookOutcome, WebhookRequest } from '../integration.ts';
 import { WildValue } from '../payload.ts';
