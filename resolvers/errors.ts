@@ -232,6 +232,17 @@ export class MissingHttpEventHeaderError extends ParleyError {
 }
 
 /**
+ * A webhook request the integration cannot believe its third party sent (Zulip's
+ * AnomalousWebhookPayloadError): not an event it does not support, but no recognisable event at all.
+ */
+export class AnomalousWebhookPayloadError extends ParleyError {
+  override readonly code = 'ANOMALOUS_WEBHOOK_PAYLOAD';
+  constructor(webhookName: string) {
+    super(`Unable to parse request: Did ${webhookName} generate this event?`, { webhook_name: webhookName });
+  }
+}
+
+/**
  * An event the third party sends that the integration has no message for (Zulip's
  * UnsupportedWebhookEventTypeError). An error answered with 200, as Zulip does: third parties
  * (GitHub, Sentry) switch off a webhook that keeps failing, and an event nobody asked to be shown
