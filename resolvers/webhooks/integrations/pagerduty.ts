@@ -42,7 +42,12 @@ interface Incident {
   service: string;
   /** The first assignee as a link, or "nobody". */
   assignee: string;
-  /** Who changed the incident's status, as a link, when known. */
+  /**
+   * Who changed the incident's status, as a link, when known. Zulip means to leave it out when v2's
+   * `last_status_change_by` or v3's `agent` is null (as PagerDuty sends for automatic changes) but
+   * refuses such payloads by accident (its `is not None` test of a WildValue always holds); Parley
+   * does what Zulip means.
+   */
   agent: string | null;
   /** The trigger's text as a quote block; v3 has none. */
   trigger: string;
@@ -120,6 +125,7 @@ function v2Incident(message: WildValue, action: string): Incident {
   const assignee = assignments.truthy() ? referenceLink(assignments.list()[0]!.get('assignee')) : 'nobody';
   const changedBy = incident.opt('last_status_change_by');
   const agent = changedBy.isNull() ? null : referenceLink(changedBy);
+  // Zulip fails on a null description (its template lacks the quote): Parley leaves the quote out.
   const description = incident.opt('description').optStr();
   return { action, numTitle, url, service, assignee, agent, trigger: description === null ? '' : quote(description) };
 }

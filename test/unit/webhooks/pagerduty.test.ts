@@ -110,6 +110,11 @@ describe('pagerduty: triggered', () => {
       `Incident [33](${WEBDEMO}/incidents/PRORDTY) triggered by [Production XDB Cluster](${WEBDEMO}/services/PN49J75) (assigned to nobody).\n\n\`\`\` quote\nMy new incident\n\`\`\``);
   });
 
+  it('v2 without a description leaves the quote out', () => {
+    expectMessage(translate({ messages: [v2('incident.trigger', { description: null })] }), 'Incident 33',
+      `Incident [33](${WEBDEMO}/incidents/PRORDTY) triggered by [Production XDB Cluster](${WEBDEMO}/services/PN49J75) (assigned to [Laura Haley](${WEBDEMO}/users/P553OPV)).`);
+  });
+
   it('v3 (test_triggerer_v3)', () => {
     const outcome = translate(v3('incident.triggered', 9, 'PFQZPSY', { title: 'Test Incident 3' }));
     expectMessage(outcome, 'Incident Test Incident 3 (#9)',
