@@ -255,3 +255,14 @@ export class UnsupportedWebhookEventTypeError extends ParleyError {
     super(`The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`, { webhook_name: webhookName, event_type: eventType });
   }
 }
+
+/**
+ * A webhook payload without the data the integration needs, where the user writes the payload
+ * themselves (UptimeRobot's and Zabbix's templates): Zulip answers "Invalid payload" and tells the
+ * bot's owner how to mend the template.
+ */
+export class MisconfiguredWebhookPayloadError extends BadRequestError {
+  constructor(readonly ownerNotice: (botName: string, supportEmail: string) => string) {
+    super('Invalid payload');
+  }
+}

@@ -3,7 +3,9 @@
 // messages, which go to the channel and topic the URL names, or to the bot's owner.
 import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
-import { InvalidArgumentError, InvalidJsonError, MissingHttpEventHeaderError, NotFoundError, StreamDoesNotExistError } from '../errors.ts';
+import {
+  InvalidArgumentError, InvalidJsonError, MisconfiguredWebhookPayloadError, MissingHttpEventHeaderError, NotFoundError, StreamDoesNotExistError,
+} from '../errors.ts';
 import { sendMessage } from '../messages/send.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import type { Integration, WebhookMessage } from './integration.ts';
@@ -144,6 +146,8 @@ async function tellOwnerWhy(ctx: Context, user: User, integration: Integration, 
       "an older version of the third-party service that doesn't provide that header.",
       `Contact ${ctx.config.adminEmail} if you need help debugging!`,
     ].join('\n'));
+  } else if (error instanceof MisconfiguredWebhookPayloadError) {
+    await notifyBotOwner(ctx, user, error.ownerNotice(user.fullName, ctx.config.adminEmail));
   }
 }
 

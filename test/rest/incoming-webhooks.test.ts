@@ -155,6 +155,21 @@ describe("telling the bot's owner", () => {
     ].join('\n'));
   });
 
+  it('tells the owner when a payload the user writes themselves (Zabbix) lacks a field, and answers Invalid payload', async () => {
+    await t.db.user.update({ where: { id: chattyBot.userId }, data: { lastReminder: null } });
+    expect(await hook('zabbix', { apiKey: chattyBot.apiKey, query: { stream: 'nowhere' }, body: '{"status": "PROBLEM"}' })).toEqual({
+      status: 400, body: { result: 'error', msg: 'Invalid payload', code: 'BAD_REQUEST' },
+    });
+    expect((await fromNotificationBot(t.client(bob))).content).toBe([
+      'Hi there! Your bot Chatty Bot just received a Zabbix payload that is missing',
+      'some data that Zulip requires. This usually indicates a configuration issue',
+      'in your Zabbix webhook settings. Please make sure that you set the',
+      'script correctly and provide all the required parameters',
+      `when configuring the Zabbix webhook. Contact ${ADMIN_EMAIL} if you`,
+      'need further help!',
+    ].join('\n'));
+  });
+
   it('posts to a channel nobody is subscribed to, and tells the owner', async () => {
     await makeChannel(t.client(bob), 'deserted');
     expect((await t.client(bob).delete('/users/me/subscriptions', { subscriptions: ['deserted'] })).status).toBe(200);

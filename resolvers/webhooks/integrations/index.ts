@@ -8,8 +8,12 @@ import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
+import { opsgenie } from './opsgenie.ts';
+import { pagerduty } from './pagerduty.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
+import { uptimerobot } from './uptimerobot.ts';
+import { zabbix } from './zabbix.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
@@ -21,8 +25,12 @@ export const INTEGRATIONS: readonly Integration[] = [
   grafana,
   jira,
   json,
+  opsgenie,
+  pagerduty,
   sentry,
   slackIncoming,
+  uptimerobot,
+  zabbix,
 ];
 
 const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
