@@ -181,6 +181,8 @@ const pullRequestChanged = (action: string): Body => (payload, includeTitle) => 
 const pullRequestOpenedOrUpdated = (action: 'created' | 'updated'): Body => (payload, includeTitle) => {
   const pr = payload.get('pullrequest');
   const reviewers = pr.get('reviewers');
+  // Bitbucket has no assignees: Zulip names the first reviewer.
+  const assignee = reviewers.truthy() ? userInfo(firstOf(reviewers)) : null;
   const created = action === 'created';
   return getPullRequestEventMessage({
     userName: actor(payload),
@@ -190,8 +192,7 @@ const pullRequestOpenedOrUpdated = (action: 'created' | 'updated'): Body => (pay
     targetBranch: created ? pr.get('source').get('branch').get('name').str() : null,
     baseBranch: created ? pr.get('destination').get('branch').get('name').str() : null,
     message: pr.get('description').str(),
-    // Bitbucket has no assignees: Zulip names the first reviewer.
-    assignee: reviewers.truthy() ? userInfo(firstOf(reviewers)) : null,
+    assignee,
     title: titleIf(pr, includeTitle),
   });
 };
