@@ -47,15 +47,14 @@ const isTag = (change: WildValue) => changedRef(change).get('type').str() === 't
 
 function pushTopic(payload: WildValue, change: WildValue): string {
   if (isTag(change)) return repoName(payload);
-  const ref = change.opt('new').truthy() ? change.get('new') : change.get('old');
-  return topicWithBranch(repoName(payload), ref.get('name').str());
+  return topicWithBranch(repoName(payload), changedRef(change).get('name').str());
 }
 
 function pushBody(payload: WildValue, change: WildValue): string {
   if (isTag(change)) {
-    const pushed = change.opt('new').truthy();
-    const tag = change.get(pushed ? 'new' : 'old');
-    return getPushTagEventMessage(actor(payload), tag.get('name').str(), htmlUrl(tag), pushed ? 'pushed' : 'removed');
+    const tag = changedRef(change);
+    const action = change.get('new').truthy() ? 'pushed' : 'removed';
+    return getPushTagEventMessage(actor(payload), tag.get('name').str(), htmlUrl(tag), action);
   }
   if (change.get('new').raw() === null) return getRemoveBranchEventMessage(actor(payload), change.get('old').get('name').str());
   if (change.get('forced').bool()) {
