@@ -4,6 +4,7 @@
 import { BadRequestError } from '../../errors.ts';
 import type { Integration, WebhookMessage, WebhookOutcome } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
+import { pythonStr } from '../python.ts';
 
 const LEGACY_EVENT_TYPES = ['ok', 'pending', 'alerting', 'paused'];
 const UNIFIED_EVENT_TYPES = ['firing', 'resolved'];
@@ -126,33 +127,4 @@ function globalTime(value: WildValue): string {
     offset = `${sign}${offsetHours}:${offsetMinutes}${offsetSeconds === '00' ? '' : `:${offsetSeconds}`}`;
   }
   return `<time:${year}-${month}-${day}T${hour}:${minute}:${second}${offset}>`;
-}
-
-/**
- * Python's str() of a JSON value, as Zulip prints values. A JSON number without a fraction is a
- * Python int; with one, a float, whose repr switches to exponents at other bounds than JavaScript's.
- */
-function pythonStr(value: unknown): string {
-  return typeof value === 'string' ? value : pythonRepr(value);
-}
-
-function pythonRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pythonFloat(value);
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    return quote + value.replaceAll('\\', '\\\\').replaceAll(quote, `\\${quote}`).replaceAll('\n', '\\n') + quote;
-  }
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  return `{${Object.entries(value as object).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-}
-
-function pythonFloat(n: number): string {
-  const [digits, exponentText] = n.toExponential().split('e');
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 16) {
-    return `${digits}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  }
-  return String(n);
 }

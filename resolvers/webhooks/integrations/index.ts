@@ -1,6 +1,8 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
+import { bitbucket2 } from './bitbucket2.ts';
+import { bitbucket3 } from './bitbucket3.ts';
 import { gitea } from './gitea.ts';
 import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
@@ -17,6 +19,8 @@ import { zabbix } from './zabbix.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
+  bitbucket2,
+  bitbucket3,
   gitea,
   github,
   githubSponsors,

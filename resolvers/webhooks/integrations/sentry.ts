@@ -5,6 +5,7 @@
 import { BadRequestError, UnsupportedWebhookEventTypeError } from '../../errors.ts';
 import type { Integration, WebhookOutcome, WebhookRequest } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
+import { pythonRepr } from '../python.ts';
 
 const NAME = 'Sentry';
 
@@ -181,26 +182,6 @@ function pythonInt(value: WildValue): number {
 /** Python's repr() of a list of strings, as Zulip names an unknown payload kind (`['error']`). */
 function pythonList(items: string[]): string {
   return `[${items.map(pythonRepr).join(', ')}]`;
-}
-
-function pythonRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = '';
-  for (const char of text) {
-    if (char === '\\' || char === quote) out += `\\${char}`;
-    else if (char === '\n') out += '\\n';
-    else if (char === '\r') out += '\\r';
-    else if (char === '\t') out += '\\t';
-    else if (char !== ' ' && /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Z}]/u.test(char)) out += pythonEscape(char.codePointAt(0)!);
-    else out += char;
-  }
-  return quote + out + quote;
-}
-
-function pythonEscape(code: number): string {
-  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
-  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
-  return `\\U${code.toString(16).padStart(8, '0')}`;
 }
 
 /** Python's urljoin(base, relative) for a relative path: the base's last segment is replaced. */

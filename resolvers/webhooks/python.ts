@@ -1,0 +1,52 @@
+// How Zulip's integrations print a JSON value they did not expect to be a string: Python's str() and
+// repr(). Users see these in messages (`**{'href': '...'}**`, `['error']`), so they are Python's to
+// the character.
+
+/**
+ * Python's str() of a JSON value. A JSON number without a fraction is a Python int; with one, a
+ * float, whose repr switches to exponents at other bounds than JavaScript's. (A `1.0` in the JSON
+ * arrives here as 1 and prints as an int.)
+ */
+export function pythonStr(value: unknown): string {
+  return typeof value === 'string' ? value : pythonRepr(value);
+}
+
+/** Python's repr() of a JSON value. */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pythonFloat(value);
+  if (typeof value === 'string') return pythonStringRepr(value);
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  return `{${Object.entries(value as object).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+}
+
+function pythonStringRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = '';
+  for (const char of text) {
+    if (char === '\\' || char === quote) out += `\\${char}`;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    // What Python's str.isprintable() refuses.
+    else if (char !== ' ' && /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Z}]/u.test(char)) out += pythonEscape(char.codePointAt(0)!);
+    else out += char;
+  }
+  return quote + out + quote;
+}
+
+function pythonEscape(code: number): string {
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\U${code.toString(16).padStart(8, '0')}`;
+}
+
+function pythonFloat(n: number): string {
+  const [digits, exponentText] = n.toExponential().split('e');
+  const exponent = Number(exponentText);
+  if (exponent < -4 || exponent >= 16) {
+    return `${digits}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  }
+  return String(n);
+}
