@@ -8,7 +8,8 @@ import {
 } from '../errors.ts';
 import { sendMessage } from '../messages/send.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
-import type { Integration, WebhookMessage } from './integration.ts';
+import type { Integration, WebhookMessage, WebhookUser } from './integration.ts';
+import { pythonUnquote } from './python.ts';
 import { integrationNamed } from './integrations/index.ts';
 import { IncomingWebhookRequest, type WebhookRequestParts } from './request.ts';
 
@@ -32,9 +33,10 @@ export async function deliverWebhook(ctx: Context, user: User, delivery: Webhook
   const integration = integrationNamed(delivery.integration);
   if (!integration) throw new NotFoundError('Endpoint not found');
   const request = new IncomingWebhookRequest(requestParts(delivery.request));
+  const users = integration.readsUsers ? await organizationUsers(ctx) : [];
   let outcome;
   try {
-    outcome = integration.translate(request);
+    outcome = integration.translate(request, users);
   } catch (error) {
     if (!integration.slackResponses) await tellOwnerWhy(ctx, user, integration, error);
     throw error;
@@ -42,8 +44,26 @@ export async function deliverWebhook(ctx: Context, user: User, delivery: Webhook
   const sending = { ...ctx, clientName: clientName(integration) };
   for (const message of outcome.messages) {
     const eventType = message.eventType ?? outcome.eventType;
-    if (eventType === undefined || wanted(eventType, delivery)) await sendWebhookMessage(sending, user, delivery, message);
+    if (eventType === undefined || wanted(eventType, delivery)) await sendWebhookMessage(sending, user, addressOf(integration, delivery), message);
   }
+}
+
+function organizationUsers(ctx: Context): Promise<WebhookUser[]> {
+  return ctx.db.user.findMany({
+    where: { realmId: ctx.realm.id }, orderBy: { id: 'asc' },
+    select: { id: true, fullName: true, email: true, deliveryEmail: true, isActive: true },
+  });
+}
+
+/** Where the URL sends the messages, decoded once more where the integration's senders escape it twice. */
+function addressOf(integration: Integration, delivery: WebhookDelivery): Address {
+  const decode = (value: string | null | undefined) => (value != null && integration.unquoteUrlParameters ? pythonUnquote(value) : value ?? null);
+  return { stream: decode(delivery.stream), topic: decode(delivery.topic) };
+}
+
+interface Address {
+  stream: string | null;
+  topic: string | null;
 }
 
 function requestParts(request: WebhookDelivery['request']): WebhookRequestParts {
@@ -94,7 +114,7 @@ export function fnmatch(name: string, pattern: string): boolean {
   return new RegExp(`^(?:${source})$`, 's').test(name);
 }
 
-async function sendWebhookMessage(ctx: Context, user: User, delivery: WebhookDelivery, message: WebhookMessage): Promise<void> {
+async function sendWebhookMessage(ctx: Context, user: User, delivery: Address, message: WebhookMessage): Promise<void> {
   if (delivery.stream == null) {
     // A person's own webhook URL without a channel reaches them; a bot's, its owner.
     await sendMessage(ctx, user, { type: 'direct', to: [user.botOwnerId ?? user.id], content: message.content });

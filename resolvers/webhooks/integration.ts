@@ -45,6 +45,16 @@ export interface WebhookOutcome {
   messages: WebhookMessage[];
 }
 
+/** A user of the organization, as integrations that name people see them (Jira). */
+export interface WebhookUser {
+  id: number;
+  fullName: string;
+  /** The address shown to others (`user<ID>@…` where real addresses are hidden). */
+  email: string;
+  deliveryEmail: string;
+  isActive: boolean;
+}
+
 export interface Integration {
   /** The URL's name: `/api/v1/external/<urlName>`. */
   urlName: string;
@@ -60,5 +70,12 @@ export interface Integration {
    * slack_error_handler). Its senders are not told about malformed JSON: the answer says it.
    */
   slackResponses?: boolean;
-  translate(request: WebhookRequest): WebhookOutcome;
+  /** Names people as the organization knows them: `translate` gets its users, by ID (else none). */
+  readsUsers?: boolean;
+  /**
+   * Zulip's unquote_url_parameters: Atlassian's services escape the URL's `stream` and `topic` twice
+   * (`jira%2520alerts`), so they are decoded once more.
+   */
+  unquoteUrlParameters?: boolean;
+  translate(request: WebhookRequest, users?: readonly WebhookUser[]): WebhookOutcome;
 }

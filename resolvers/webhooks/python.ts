@@ -50,3 +50,11 @@ function pythonFloat(n: number): string {
   }
   return String(n);
 }
+
+/**
+ * Python's urllib.parse.unquote: %XX escapes decoded as UTF-8, a byte sequence that is not UTF-8
+ * becoming U+FFFD (errors="replace"), anything else left as it is.
+ */
+export function pythonUnquote(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+}

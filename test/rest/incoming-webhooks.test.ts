@@ -266,6 +266,23 @@ describe('integrations through HTTP', () => {
     ].join('\n'));
   });
 
+  it("names Jira's assignee as the organization knows them, and decodes Atlassian's doubly escaped channel and topic", async () => {
+    await makeChannel(t.client(bob), 'jira alerts');
+    const aliceEmail = (await t.client(alice).get('/users/me')).body.delivery_email ?? alice.email;
+    const body = JSON.stringify({
+      webhookEvent: 'jira:issue_updated', user: { name: 'leo', displayName: 'Leo Franchi' },
+      issue: { key: 'BUG-15', self: 'https://jira.example.com/rest/api/2/issue/10400', fields: { summary: 'Crash', assignee: { emailAddress: aliceEmail } } },
+      changelog: { items: [{ field: 'priority', fromString: 'Critical', toString: 'Major' }] },
+    });
+    // What Jira sends for "jira alerts" / "a b": escaped twice.
+    const url = `${t.baseUrl}/api/v1/external/jira?api_key=${chattyBot.apiKey}&stream=jira%2520alerts&topic=a%2520b`;
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const message = await newest(t.client(bob), [{ operator: 'channel', operand: 'jira alerts' }]);
+    expect(message).toMatchObject({ subject: 'a b', client: 'ZulipJiraWebhook' });
+    expect(message.content).toBe(`Leo Franchi updated [BUG-15: Crash](https://jira.example.com/browse/BUG-15) (assigned to **${alice.fullName}**):\n\n* Changed priority from **Critical** to **Major**`);
+  });
+
   it("filters Grafana's alerts one by one, by their own status", async () => {
     await makeChannel(t.client(bob), 'alerts');
     const alert = (status: string, name: string) => ({

@@ -3,7 +3,7 @@
 // all arrive as `jira:issue_updated` and are told apart by `issue_event_type_name` and what the
 // payload carries. Jira omits what has no value, so most fields read with a fallback.
 import { AnomalousWebhookPayloadError, BadRequestError, UnsupportedWebhookEventTypeError } from '../../errors.ts';
-import type { Integration, WebhookOutcome, WebhookRequest } from '../integration.ts';
+import type { Integration, WebhookOutcome, WebhookRequest, WebhookUser } from '../integration.ts';
 import { WildValue } from '../payload.ts';
 import { endsWithPunctuation, rstrip } from './git.ts';
 
@@ -39,8 +39,20 @@ export interface JiraPeople {
   guessFromJiraName(jiraName: string): string | null;
 }
 
-/** Without the realm's users, Zulip's wording when it finds nobody: the email, the Jira name. */
-export const NOBODY: JiraPeople = { fullNameByDeliveryEmail: () => null, guessFromJiraName: () => null };
+/** JiraPeople from the organization's users (ordered by ID). */
+export function jiraPeople(users: readonly WebhookUser[]): JiraPeople {
+  return {
+    fullNameByDeliveryEmail: (email) => {
+      const wanted = email.trim().toLowerCase();
+      return users.find((u) => u.deliveryEmail.toLowerCase() === wanted)?.fullName ?? null;
+    },
+    guessFromJiraName: (jiraName) => {
+      const name = jiraName.toLowerCase();
+      return users.find((u) => u.isActive && (u.fullName.toLowerCase() === name || u.email.toLowerCase().startsWith(name)))?.fullName ?? null;
+    },
+  };
+}
+
 
 type Handler = (payload: WildValue, people: JiraPeople) => string;
 
@@ -57,7 +69,9 @@ export const jira: Integration = {
   urlName: 'jira',
   displayName: NAME,
   eventTypes: [...HANDLERS.keys()],
-  translate: (request) => translateJira(request, NOBODY),
+  readsUsers: true,
+  unquoteUrlParameters: true,
+  translate: (request, users = []) => translateJira(request, jiraPeople(users)),
 };
 
 /** The translation, with the realm's users to name people by (see JiraPeople). */

@@ -5,7 +5,7 @@ import {
   AnomalousWebhookPayloadError, BadRequestError, InvalidJsonError, UnsupportedWebhookEventTypeError,
 } from '../../../resolvers/errors.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
-import { jira, type JiraPeople, translateJira } from '../../../resolvers/webhooks/integrations/jira.ts';
+import { jira, jiraPeople, type JiraPeople, translateJira } from '../../../resolvers/webhooks/integrations/jira.ts';
 import type { WebhookOutcome } from '../../../resolvers/webhooks/integration.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
 import { expectError, expectMessage, translateWith } from '../../support/webhooks.ts';
@@ -383,5 +383,28 @@ describe('refusals', () => {
   it('parts of the issue that are not objects read as absent, as Zulip\'s get_in does', () => {
     expectMessage(send({ webhookEvent: 'jira:issue_created', user: 'Leo', issue: { key: 'BUG-15', fields: [], self: 'http://lfranchi.com:8080/rest/api/2/issue/10400' } }),
       'BUG-15: ', ' created [BUG-15: ](http://lfranchi.com:8080/browse/BUG-15):\n\n* **Priority**: \n* **Assignee**: no one');
+  });
+});
+
+describe("naming people from the organization's users (jiraPeople)", () => {
+  const users = [
+    { id: 1, fullName: 'Iago', email: 'user1@example.com', deliveryEmail: 'iago@example.com', isActive: false },
+    { id: 2, fullName: 'Othello, the Moor of Venice', email: 'othello@example.com', deliveryEmail: 'Othello@Example.com', isActive: true },
+    { id: 3, fullName: 'Othello', email: 'user3@example.com', deliveryEmail: 'o3@example.com', isActive: true },
+  ];
+  const people = jiraPeople(users);
+
+  it('finds an assignee by delivery email, whatever its case and surrounding spaces, deactivated users too', () => {
+    expect(people.fullNameByDeliveryEmail(' othello@example.COM ')).toBe('Othello, the Moor of Venice');
+    expect(people.fullNameByDeliveryEmail('iago@example.com')).toBe('Iago');
+    expect(people.fullNameByDeliveryEmail('nobody@example.com')).toBeNull();
+  });
+
+  it('guesses a mentioned Jira user: the first active user whose name is it or whose email starts with it', () => {
+    // User 2's email starts with "othello" and comes before user 3, whose full name is "Othello".
+    expect(people.guessFromJiraName('OTHELLO')).toBe('Othello, the Moor of Venice');
+    expect(people.guessFromJiraName('user3')).toBe('Othello');
+    // Deactivated users are not guessed.
+    expect(people.guessFromJiraName('iago')).toBeNull();
   });
 });
