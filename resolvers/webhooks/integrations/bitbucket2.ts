@@ -281,6 +281,7 @@ function translate(request: WebhookRequest): WebhookOutcome {
 export const bitbucket2: Integration = {
   urlName: 'bitbucket2',
   displayName: NAME,
+  unquoteUrlParameters: true,
   eventTypes: [
     'change_commit_status', 'pull_request_comment_created', 'pull_request_updated', 'pull_request_unapproved', 'push',
     'pull_request_approved', 'pull_request_fulfilled', 'issue_created', 'issue_commented', 'fork', 'pull_request_comment_updated',

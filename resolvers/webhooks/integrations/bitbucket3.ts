@@ -236,6 +236,7 @@ function translate(request: WebhookRequest): WebhookOutcome {
 export const bitbucket3: Integration = {
   urlName: 'bitbucket3',
   displayName: NAME,
+  unquoteUrlParameters: true,
   eventTypes: [...HANDLERS.keys()],
   configOptions: [BRANCHES_OPTION],
   translate,
