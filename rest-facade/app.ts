@@ -158,7 +158,10 @@ async function readWebhookRequest(ctx: Koa.Context, admission: Admission): Promi
   const form = ctx.is('urlencoded') && body ? parseUrlencoded(body) : undefined;
   const raw = collectRawParams(ctx.query as Record<string, unknown>, form);
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) params[name] = String(Array.isArray(value) ? value[value.length - 1] : value);
+  for (const [name, value] of Object.entries(raw)) {
+    // The caller's key stays with the gate: integrations have no use for it.
+    if (name !== 'api_key') params[name] = String(Array.isArray(value) ? value[value.length - 1] : value);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.headers)) {
     if (!PRIVATE_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -9,7 +9,7 @@ import {
 import { sendMessage } from '../messages/send.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
 import type { Integration, WebhookMessage, WebhookUser } from './integration.ts';
-import { pythonUnquote } from './python.ts';
+import { fnmatch, pythonUnquote } from './python.ts';
 import { integrationNamed } from './integrations/index.ts';
 import { IncomingWebhookRequest, type WebhookRequestParts } from './request.ts';
 
@@ -83,35 +83,6 @@ function wanted(eventType: string, { onlyEvents, excludeEvents }: WebhookDeliver
   if (onlyEvents && !onlyEvents.some((pattern) => fnmatch(eventType, pattern))) return false;
   if (excludeEvents && excludeEvents.some((pattern) => fnmatch(eventType, pattern))) return false;
   return true;
-}
-
-/**
- * Python's fnmatch.fnmatch on POSIX (case-sensitive): `*`, `?`, `[seq]` and `[!seq]`. Glob
- * libraries differ on purpose (`*` stops at `/`, braces expand), and users' patterns were written
- * for Zulip, so its semantics are spelled out here.
- */
-export function fnmatch(name: string, pattern: string): boolean {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') source += '.*';
-    else if (c === '?') source += '.';
-    else if (c === '[') {
-      let j = i + 1;
-      if (pattern[j] === '!') j++;
-      if (pattern[j] === ']') j++;
-      while (j < pattern.length && pattern[j] !== ']') j++;
-      if (j >= pattern.length) source += '\\[';
-      else {
-        let set = pattern.slice(i + 1, j).replace(/\\/g, '\\\\');
-        if (set.startsWith('!')) set = '^' + set.slice(1);
-        else if (set.startsWith('^')) set = '\\' + set;
-        source += `[${set}]`;
-        i = j;
-      }
-    } else source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  }
-  return new RegExp(`^(?:${source})$`, 's').test(name);
 }
 
 async function sendWebhookMessage(ctx: Context, user: User, delivery: Address, message: WebhookMessage): Promise<void> {

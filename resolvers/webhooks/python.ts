@@ -58,3 +58,33 @@ function pythonFloat(n: number): string {
 export function pythonUnquote(text: string): string {
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }
+
+/**
+ * Python's fnmatch.fnmatch on POSIX (case-sensitive): `*`, `?`, `[seq]` and `[!seq]`. Glob
+ * libraries differ on purpose (`*` stops at `/`, braces expand), and users' patterns were written
+ * for Zulip, so its semantics are spelled out here.
+ */
+export function fnmatch(name: string, pattern: string): boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*') source += '.*';
+    else if (c === '?') source += '.';
+    else if (c === '[') {
+      let j = i + 1;
+      if (pattern[j] === '!') j++;
+      if (pattern[j] === ']') j++;
+      while (j < pattern.length && pattern[j] !== ']') j++;
+      if (j >= pattern.length) source += '\\[';
+      else {
+        // A `]` first in the set is one of its characters; JavaScript needs it escaped.
+        let set = pattern.slice(i + 1, j).replace(/[\\\]]/g, '\\$&');
+        if (set.startsWith('!')) set = '^' + set.slice(1);
+        else if (set.startsWith('^')) set = '\\' + set;
+        source += `[${set}]`;
+        i = j;
+      }
+    } else source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^(?:${source})$`, 's').test(name);
+}
