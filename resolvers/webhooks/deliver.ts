@@ -123,6 +123,7 @@ const botIdentity = (bot: User) => `\`${bot.deliveryEmail}\``;
 /** Zulip tells a bot's owner when the third party's request cannot work as configured. */
 async function tellOwnerWhy(ctx: Context, user: User, integration: Integration, error: unknown): Promise<void> {
   if (error instanceof InvalidJsonError) {
+    if (integration.quietOnInvalidJson) return;
     await notifyBotOwner(ctx, user, [
       `Hi there! It looks like you tried to set up the Zulip ${integration.displayName} integration,`,
       "but didn't correctly configure the webhook to send data in the JSON format",

@@ -43,6 +43,12 @@ export interface WebhookOutcome {
   eventType?: string;
   /** None for events the integration deliberately says nothing about. */
   messages: WebhookMessage[];
+  /**
+   * A third party checking its credentials rather than reporting (Zulip's Zapier app, `"type":
+   * "auth"`): the answer carries the sender's `full_name`, `email` and `id` beside `result`, for
+   * the app to label the connection.
+   */
+  answerWithSender?: boolean;
 }
 
 /** A user of the organization, as integrations that name people see them (Jira). */
@@ -77,5 +83,13 @@ export interface Integration {
    * (`jira%2520alerts`), so they are decoded once more.
    */
   unquoteUrlParameters?: boolean;
+  /**
+   * Zulip's return_success_on_head_request: the third party checks the URL with a HEAD request
+   * (Trello, when the webhook is created), answered with an empty 200 once the credentials are
+   * checked, without translating anything.
+   */
+  answersHead?: boolean;
+  /** Zulip's notify_bot_owner_on_invalid_json=False: a body that is not JSON is refused without telling the bot's owner. */
+  quietOnInvalidJson?: boolean;
   translate(request: WebhookRequest, users?: readonly WebhookUser[]): WebhookOutcome;
 }

@@ -8,14 +8,17 @@ import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
+import { ifttt } from './ifttt.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
+import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
+import { zapier } from './zapier.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
@@ -27,14 +30,17 @@ export const INTEGRATIONS: readonly Integration[] = [
   gitlab,
   gogs,
   grafana,
+  ifttt,
   jira,
   json,
   opsgenie,
   pagerduty,
   sentry,
   slackIncoming,
+  trello,
   uptimerobot,
   zabbix,
+  zapier,
 ];
 
 const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
