@@ -1,6 +1,7 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
+import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
 import { bitbucket3 } from './bitbucket3.ts';
 import { gitea } from './gitea.ts';
@@ -19,6 +20,7 @@ import { zabbix } from './zabbix.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
+  azuredevops,
   bitbucket2,
   bitbucket3,
   gitea,
