@@ -11,6 +11,7 @@ import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
+import { netlify } from './netlify.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { sentry } from './sentry.ts';
@@ -31,6 +32,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   grafana,
   jira,
   json,
+  netlify,
   opsgenie,
   pagerduty,
   sentry,
