@@ -9,6 +9,7 @@ import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
+import { heroku } from './heroku.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
 import { netlify } from './netlify.ts';
@@ -30,6 +31,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   gitlab,
   gogs,
   grafana,
+  heroku,
   jira,
   json,
   netlify,
