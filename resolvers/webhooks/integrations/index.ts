@@ -17,6 +17,7 @@ import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
+import { sonarqube } from './sonarqube.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
 
@@ -39,6 +40,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   pagerduty,
   sentry,
   slackIncoming,
+  sonarqube,
   uptimerobot,
   zabbix,
 ];
