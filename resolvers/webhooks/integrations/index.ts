@@ -1,6 +1,7 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
+import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
 import { bitbucket3 } from './bitbucket3.ts';
 import { gitea } from './gitea.ts';
@@ -8,13 +9,16 @@ import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
+import { heroku } from './heroku.ts';
 import { ifttt } from './ifttt.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
+import { netlify } from './netlify.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
+import { sonarqube } from './sonarqube.ts';
 import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
@@ -22,6 +26,7 @@ import { zapier } from './zapier.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
+  azuredevops,
   bitbucket2,
   bitbucket3,
   gitea,
@@ -30,13 +35,16 @@ export const INTEGRATIONS: readonly Integration[] = [
   gitlab,
   gogs,
   grafana,
+  heroku,
   ifttt,
   jira,
   json,
+  netlify,
   opsgenie,
   pagerduty,
   sentry,
   slackIncoming,
+  sonarqube,
   trello,
   uptimerobot,
   zabbix,
