@@ -58,3 +58,14 @@ function pythonFloat(n: number): string {
 export function pythonUnquote(text: string): string {
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }
+
+/**
+ * Python's str.splitlines(): the lines of a text, split at any of Python's line boundaries (which
+ * include \v, \f, U+001C–U+001E, U+0085, U+2028 and U+2029 besides \n, \r and \r\n), without them.
+ */
+export function pythonSplitlines(text: string): string[] {
+  const lines = text.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/);
+  // A final line boundary ends the last line rather than opening an empty one.
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}

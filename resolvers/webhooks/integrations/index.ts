@@ -15,6 +15,7 @@ import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
+import { travis } from './travis.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
 
@@ -35,6 +36,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   pagerduty,
   sentry,
   slackIncoming,
+  travis,
   uptimerobot,
   zabbix,
 ];
