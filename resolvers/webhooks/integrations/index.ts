@@ -13,6 +13,7 @@ import { jira } from './jira.ts';
 import { json } from './json.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
+import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
 import { travis } from './travis.ts';
@@ -34,6 +35,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   json,
   opsgenie,
   pagerduty,
+  semaphore,
   sentry,
   slackIncoming,
   travis,
