@@ -3,6 +3,7 @@ import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
 import { bitbucket2 } from './bitbucket2.ts';
 import { bitbucket3 } from './bitbucket3.ts';
+import { buildbot } from './buildbot.ts';
 import { circleci } from './circleci.ts';
 import { gitea } from './gitea.ts';
 import { github, githubSponsors } from './github/index.ts';
@@ -24,6 +25,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
   bitbucket2,
   bitbucket3,
+  buildbot,
   circleci,
   gitea,
   github,
