@@ -4,6 +4,8 @@ import { alertmanager } from './alertmanager.ts';
 import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
 import { bitbucket3 } from './bitbucket3.ts';
+import { buildbot } from './buildbot.ts';
+import { circleci } from './circleci.ts';
 import { gitea } from './gitea.ts';
 import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
@@ -16,9 +18,11 @@ import { json } from './json.ts';
 import { netlify } from './netlify.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
+import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
 import { sonarqube } from './sonarqube.ts';
+import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
@@ -29,6 +33,8 @@ export const INTEGRATIONS: readonly Integration[] = [
   azuredevops,
   bitbucket2,
   bitbucket3,
+  buildbot,
+  circleci,
   gitea,
   github,
   githubSponsors,
@@ -42,9 +48,11 @@ export const INTEGRATIONS: readonly Integration[] = [
   netlify,
   opsgenie,
   pagerduty,
+  semaphore,
   sentry,
   slackIncoming,
   sonarqube,
+  travis,
   trello,
   uptimerobot,
   zabbix,

@@ -182,7 +182,8 @@ function oneOf(value: WildValue, allowed: readonly string[]): string {
   return s;
 }
 
-function checkUrl(value: WildValue): string {
+/** Zulip's check_url: a URL Django's URLValidator accepts, else "... is not a URL". */
+export function checkUrl(value: WildValue): string {
   const s = value.str();
   if (!isUrl(s)) throw new BadRequestError(`${value.varName} is not a URL`);
   return s;
