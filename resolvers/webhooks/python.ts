@@ -60,7 +60,6 @@ export function pythonUnquote(text: string): string {
 }
 
 /**
-<<<<<<< HEAD
  * Python's fnmatch.fnmatch on POSIX (case-sensitive): `*`, `?`, `[seq]` and `[!seq]`. Glob
  * libraries differ on purpose (`*` stops at `/`, braces expand), and users' patterns were written
  * for Zulip, so its semantics are spelled out here.
@@ -88,7 +87,9 @@ export function fnmatch(name: string, pattern: string): boolean {
     } else source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
   return new RegExp(`^(?:${source})$`, 's').test(name);
-=======
+}
+
+/**
  * Python's str.splitlines(): the lines of a text, split at any of Python's line boundaries (which
  * include \v, \f, U+001C–U+001E, U+0085, U+2028 and U+2029 besides \n, \r and \r\n), without them.
  */
@@ -97,5 +98,4 @@ export function pythonSplitlines(text: string): string[] {
   // A final line boundary ends the last line rather than opening an empty one.
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
->>>>>>> webhooks-ci
 }
