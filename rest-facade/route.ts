@@ -5,7 +5,7 @@
 // field's arguments at start-up (rest-facade/compile.ts), so a parameter cannot be lost on the way.
 import type { ParamType } from './params.ts';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
 /** What the wire knows about a parameter that the GraphQL argument does not. */
 export interface WireParam {

@@ -113,7 +113,7 @@ function refusal(args: { document: DocumentNode; operationName?: string | null; 
 }
 
 /** Root fields an incoming-webhook bot may use: sending messages and its integrations (Zulip's allow_incoming_webhooks). */
-const INCOMING_WEBHOOK_FIELDS = new Set(['postMessage', 'sendMessage', 'deliverWebhook', ...CREDENTIAL_FREE_FIELDS]);
+const INCOMING_WEBHOOK_FIELDS = new Set(['postMessage', 'sendMessage', 'deliverWebhook', 'checkWebhookUrl', ...CREDENTIAL_FREE_FIELDS]);
 
 function webhookRefusal(args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError | null {
   const user = (args.contextValue as Partial<Context>).user;

@@ -4,7 +4,8 @@
 import type { User } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../schema/context.ts';
 import {
-  InvalidArgumentError, InvalidJsonError, MisconfiguredWebhookPayloadError, MissingHttpEventHeaderError, NotFoundError, StreamDoesNotExistError,
+  InvalidArgumentError, InvalidJsonError, MethodNotAllowedError, MisconfiguredWebhookPayloadError, MissingHttpEventHeaderError, NotFoundError,
+  StreamDoesNotExistError,
 } from '../errors.ts';
 import { sendMessage } from '../messages/send.ts';
 import { sendAsNotificationBot } from '../messages/internal-send.ts';
@@ -29,9 +30,29 @@ export interface WebhookDelivery {
 /** Zulip's full_webhook_client_name: what messages show as their sending client. */
 const clientName = (integration: Integration) => `Zulip${integration.displayName}Webhook`;
 
-export async function deliverWebhook(ctx: Context, user: User, delivery: WebhookDelivery): Promise<void> {
-  const integration = integrationNamed(delivery.integration);
+/** What delivering did: the messages sent and, for a third party checking its credentials, who they are. */
+export interface DeliveredWebhook {
+  messageIds: number[];
+  sender: { userId: number; email: string; fullName: string } | null;
+}
+
+function integrationOrNotFound(name: string): Integration {
+  const integration = integrationNamed(name);
   if (!integration) throw new NotFoundError('Endpoint not found');
+  return integration;
+}
+
+/**
+ * Zulip's return_success_on_head_request: a third party checking the URL with HEAD (Trello, when its
+ * webhook is made) gets a 200 once the credentials pass; other integrations take only POST.
+ */
+export function checkWebhookUrl(name: string): true {
+  if (!integrationOrNotFound(name).answersHead) throw new MethodNotAllowedError();
+  return true;
+}
+
+export async function deliverWebhook(ctx: Context, user: User, delivery: WebhookDelivery): Promise<DeliveredWebhook> {
+  const integration = integrationOrNotFound(delivery.integration);
   const request = new IncomingWebhookRequest(requestParts(delivery.request));
   const users = integration.readsUsers ? await organizationUsers(ctx) : [];
   let outcome;
@@ -42,10 +63,15 @@ export async function deliverWebhook(ctx: Context, user: User, delivery: Webhook
     throw error;
   }
   const sending = { ...ctx, clientName: clientName(integration) };
+  const messageIds: number[] = [];
   for (const message of outcome.messages) {
     const eventType = message.eventType ?? outcome.eventType;
-    if (eventType === undefined || wanted(eventType, delivery)) await sendWebhookMessage(sending, user, addressOf(integration, delivery), message);
+    if (eventType !== undefined && !wanted(eventType, delivery)) continue;
+    const id = await sendWebhookMessage(sending, user, addressOf(integration, delivery), message);
+    if (id !== null) messageIds.push(id);
   }
+  const sender = outcome.answerWithSender ? { userId: user.id, email: user.email, fullName: user.fullName } : null;
+  return { messageIds, sender };
 }
 
 function organizationUsers(ctx: Context): Promise<WebhookUser[]> {
@@ -85,11 +111,11 @@ function wanted(eventType: string, { onlyEvents, excludeEvents }: WebhookDeliver
   return true;
 }
 
-async function sendWebhookMessage(ctx: Context, user: User, delivery: Address, message: WebhookMessage): Promise<void> {
+/** Sends one message where the URL says; its ID, or null where the channel does not exist. */
+async function sendWebhookMessage(ctx: Context, user: User, delivery: Address, message: WebhookMessage): Promise<number | null> {
   if (delivery.stream == null) {
     // A person's own webhook URL without a channel reaches them; a bot's, its owner.
-    await sendMessage(ctx, user, { type: 'direct', to: [user.botOwnerId ?? user.id], content: message.content });
-    return;
+    return (await sendMessage(ctx, user, { type: 'direct', to: [user.botOwnerId ?? user.id], content: message.content })).id;
   }
   const byId = /^\d+$/.test(delivery.stream);
   try {
@@ -101,12 +127,14 @@ async function sendWebhookMessage(ctx: Context, user: User, delivery: Address, m
     if (unread !== null) {
       await notifyBotOwner(ctx, user, `Your bot ${botIdentity(user)} tried to send a message to channel #**${unread}**. The channel exists but does not have any subscribers.`);
     }
+    return sent.id;
   } catch (error) {
     if (!(error instanceof StreamDoesNotExistError)) throw error;
     // Zulip answers the third party with success: only the owner can mend the URL.
     await notifyBotOwner(ctx, user, byId
       ? `Your bot ${botIdentity(user)} tried to send a message to channel ID ${delivery.stream}, but there is no channel with that ID.`
       : `Your bot ${botIdentity(user)} tried to send a message to channel #**${delivery.stream}**, but that channel does not exist. Click [here](#channels/new) to create it.`);
+    return null;
   }
 }
 

@@ -1,8 +1,8 @@
 // GraphQL fields of incoming webhooks: delivering a third party's request (what
 // `/api/v1/external/<integration>` runs) and the list of integrations.
 import { builder } from '../../schema/builder.ts';
-import { userAction } from '../../schema/fields.ts';
-import { deliverWebhook } from './deliver.ts';
+import { forUser } from '../../schema/fields.ts';
+import { checkWebhookUrl, deliverWebhook } from './deliver.ts';
 import { incomingWebhookIntegrations } from './integrations/index.ts';
 
 type IntegrationShape = ReturnType<typeof incomingWebhookIntegrations>[number];
@@ -27,6 +27,29 @@ const IncomingWebhookIntegrationType = builder.objectRef<IntegrationShape>('Inco
   }),
 });
 
+type DeliveredShape = Awaited<ReturnType<typeof deliverWebhook>>;
+
+const WebhookSenderType = builder.objectRef<NonNullable<DeliveredShape['sender']>>('WebhookSender').implement({
+  description: 'Who the webhook\'s credentials name (what Zulip\'s Zapier app shows for the connection).',
+  fields: (t) => ({
+    userId: t.exposeInt('userId', { description: 'The user\'s ID.' }),
+    email: t.exposeString('email', { description: 'The user\'s API email.' }),
+    fullName: t.exposeString('fullName', { description: 'The user\'s name.' }),
+  }),
+});
+
+const DeliveredWebhookType = builder.objectRef<DeliveredShape>('DeliveredWebhook').implement({
+  description: 'What a webhook request did.',
+  fields: (t) => ({
+    messageIds: t.exposeIntList('messageIds', { description: 'The messages sent (none for events the integration or the filters leave out, or for a channel that does not exist).' }),
+    sender: t.field({
+      type: WebhookSenderType, nullable: true,
+      description: 'Set when the third party only checked its credentials (Zapier\'s `{"type": "auth"}`).',
+      resolve: (d) => d.sender,
+    }),
+  }),
+});
+
 const WebhookRequestInput = builder.inputType('WebhookRequestInput', {
   description: 'A third party\'s HTTP request, as it came.',
   fields: (t) => ({
@@ -42,10 +65,16 @@ builder.queryFields((t) => ({
     description: 'The incoming-webhook integrations this server offers.',
     resolve: () => incomingWebhookIntegrations(),
   }),
+  checkWebhookUrl: t.boolean({
+    description: 'Whether the integration answers a URL check (HEAD, as Trello makes when its webhook is created): true, or METHOD_NOT_ALLOWED for integrations that only take deliveries.',
+    args: { integration: t.arg.string({ required: true, description: 'The integration\'s URL name.' }) },
+    resolve: forUser((_ctx, _user, args) => checkWebhookUrl(args.integration)),
+  }),
 }));
 
 builder.mutationFields((t) => ({
-  deliverWebhook: t.boolean({
+  deliverWebhook: t.field({
+    type: DeliveredWebhookType,
     description: 'Posts what a third party\'s webhook request says (Zulip\'s `/api/v1/external/<integration>`), as the viewer (usually an incoming-webhook bot): '
       + 'to `stream` and the integration\'s topic, or as direct messages to the bot\'s owner without `stream`. A channel that does not exist is not an error '
       + '(the owner is told instead, at most every 5 minutes), as the third party cannot mend it.',
@@ -57,6 +86,6 @@ builder.mutationFields((t) => ({
       onlyEvents: t.arg.stringList({ description: 'Send only events whose type matches one of these shell-style patterns (`pull_request*`).' }),
       excludeEvents: t.arg.stringList({ description: 'Drop events whose type matches one of these shell-style patterns.' }),
     },
-    resolve: userAction(deliverWebhook),
+    resolve: forUser(deliverWebhook),
   }),
 }));

@@ -8,7 +8,14 @@ const slackShaped = (params: Record<string, unknown>) => integrationNamed(String
 export const webhookRoutes: Route[] = [
   {
     method: 'POST', path: '/external/{integration}', field: 'deliverWebhook', webhook: true,
-    shape: (_delivered, params) => (slackShaped(params) ? { ok: true } : {}),
+    select: 'sender { userId email fullName }',
+    shape: (delivered, params) => ({
+      ...(slackShaped(params) ? { ok: true } : {}),
+      // Zulip's Zapier app labels its connection with these (`{"type": "auth"}`).
+      ...(delivered.sender ? { full_name: delivered.sender.fullName, email: delivered.sender.email, id: delivered.sender.userId } : {}),
+    }),
     errorShape: (body, params) => (slackShaped(params) ? { ok: false, error: body.msg } : body),
   },
+  // Trello checks the URL with HEAD when its webhook is made.
+  { method: 'HEAD', path: '/external/{integration}', field: 'checkWebhookUrl', webhook: true },
 ];

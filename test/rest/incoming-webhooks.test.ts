@@ -185,14 +185,15 @@ describe('GraphQL', () => {
   it('deliverWebhook does what the URL does', async () => {
     await makeChannel(t.client(alice), 'graphql-hooks');
     const res = await graphql(t.baseUrl, `mutation($r: WebhookRequestInput!) {
-      deliverWebhook(integration: "json", request: $r, stream: "graphql-hooks", topic: "gql")
+      deliverWebhook(integration: "json", request: $r, stream: "graphql-hooks", topic: "gql") { messageIds sender { userId } }
     }`, { r: { body: '{"from": "graphql"}', headers: { 'Content-Type': 'application/json' } } }, hookBot);
-    expect(res.body, JSON.stringify(res.body)).toEqual({ data: { deliverWebhook: true } });
-    expect(await newest(t.client(alice), [{ operator: 'channel', operand: 'graphql-hooks' }])).toMatchObject({ subject: 'gql', client: 'ZulipJSONWebhook' });
+    const message = await newest(t.client(alice), [{ operator: 'channel', operand: 'graphql-hooks' }]);
+    expect(message).toMatchObject({ subject: 'gql', client: 'ZulipJSONWebhook' });
+    expect(res.body, JSON.stringify(res.body)).toEqual({ data: { deliverWebhook: { messageIds: [message.id], sender: null } } });
   });
 
   it('refuses headers that are not an object of strings', async () => {
-    const res = await graphql(t.baseUrl, 'mutation { deliverWebhook(integration: "json", request: { body: "{}", headers: [1] }) }', {}, hookBot);
+    const res = await graphql(t.baseUrl, 'mutation { deliverWebhook(integration: "json", request: { body: "{}", headers: [1] }) { messageIds } }', {}, hookBot);
     expect(res.body.errors?.[0]).toMatchObject({ message: 'headers must be an object of strings' });
   });
 
@@ -281,6 +282,31 @@ describe('integrations through HTTP', () => {
     const message = await newest(t.client(bob), [{ operator: 'channel', operand: 'jira alerts' }]);
     expect(message).toMatchObject({ subject: 'a b', client: 'ZulipJiraWebhook' });
     expect(message.content).toBe(`Leo Franchi updated [BUG-15: Crash](https://jira.example.com/browse/BUG-15) (assigned to **${alice.fullName}**):\n\n* Changed priority from **Critical** to **Major**`);
+  });
+
+  it("answers Zapier's credentials check with who the key names, sending nothing", async () => {
+    const res = await hook('zapier', { apiKey: chattyBot.apiKey, query: { stream: 'code' }, body: '{"type": "auth"}' });
+    expect(res).toEqual({
+      status: 200, body: { result: 'success', msg: '', full_name: 'Chatty Bot', email: chattyBot.email, id: chattyBot.userId },
+    });
+  });
+
+  it("answers Trello's HEAD check once the key passes; integrations without one take only POST", async () => {
+    const head = (integration: string, apiKey?: string) => fetch(`${t.baseUrl}/api/v1/external/${integration}${apiKey ? `?api_key=${apiKey}` : ''}`, { method: 'HEAD' });
+    expect((await head('trello', chattyBot.apiKey)).status).toBe(200);
+    expect((await head('trello')).status).toBe(400);
+    expect((await head('trello', 'z'.repeat(32))).status).toBe(401);
+    expect((await head('github', chattyBot.apiKey)).status).toBe(405);
+    const res = await graphql(t.baseUrl, '{ trello: checkWebhookUrl(integration: "trello") }', {}, chattyBot);
+    expect(res.body).toEqual({ data: { trello: true } });
+  });
+
+  it("answers Slack's senders in Slack's form", async () => {
+    const ok = await hook('slack_incoming', { apiKey: chattyBot.apiKey, query: { stream: 'code', topic: 'slack' }, body: '{"text": "*deployed*"}' });
+    expect(ok).toEqual({ status: 200, body: { result: 'success', msg: '', ok: true } });
+    expect(await newestInCode()).toMatchObject({ subject: 'slack', content: '**deployed**' });
+    const bad = await hook('slack_incoming', { apiKey: chattyBot.apiKey, query: { stream: 'code' }, body: 'not json' });
+    expect(bad).toEqual({ status: 400, body: { ok: false, error: 'Malformed JSON' } });
   });
 
   it("filters Grafana's alerts one by one, by their own status", async () => {
