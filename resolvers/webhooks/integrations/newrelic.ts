@@ -91,13 +91,17 @@ function customFields(payload: WildValue): string {
   if (!payload.has('zulipCustomFields')) return '';
   return payload.get('zulipCustomFields').entries().map(([key, value]) => {
     const v = value.raw();
-    const scalar = (x: unknown) => x === null || ['string', 'number', 'boolean'].includes(typeof x);
     let detail: string;
     if (Array.isArray(v) && v.every(scalar)) detail = v.map(pythonStr).join(', ');
     else if (scalar(v)) detail = pythonStr(v);
     else detail = '*Value is not a supported data type*';
     return `- **${capitalize(key)}**: ${detail}\n`;
   }).join('');
+}
+
+/** What Zulip accepts as a field's value (a boolean passes as a Python int). */
+function scalar(value: unknown): boolean {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
 /** Python's str.capitalize(). */
