@@ -16,12 +16,17 @@ import { ifttt } from './ifttt.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
 import { netlify } from './netlify.ts';
+import { newrelic } from './newrelic.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
+import { papertrail } from './papertrail.ts';
+import { pingdom } from './pingdom.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
 import { sonarqube } from './sonarqube.ts';
+import { splunk } from './splunk.ts';
+import { statuspage } from './statuspage.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
@@ -46,12 +51,17 @@ export const INTEGRATIONS: readonly Integration[] = [
   jira,
   json,
   netlify,
+  newrelic,
   opsgenie,
   pagerduty,
+  papertrail,
+  pingdom,
   semaphore,
   sentry,
   slackIncoming,
   sonarqube,
+  splunk,
+  statuspage,
   travis,
   trello,
   uptimerobot,
