@@ -11,17 +11,22 @@ import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
+import { harbor } from './harbor.ts';
 import { heroku } from './heroku.ts';
+import { homeassistant } from './homeassistant.ts';
 import { ifttt } from './ifttt.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
+import { lidarr } from './lidarr.ts';
 import { netlify } from './netlify.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
+import { radarr } from './radarr.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
 import { sonarqube } from './sonarqube.ts';
+import { sonarr } from './sonarr.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
@@ -41,17 +46,22 @@ export const INTEGRATIONS: readonly Integration[] = [
   gitlab,
   gogs,
   grafana,
+  harbor,
   heroku,
+  homeassistant,
   ifttt,
   jira,
   json,
+  lidarr,
   netlify,
   opsgenie,
   pagerduty,
+  radarr,
   semaphore,
   sentry,
   slackIncoming,
   sonarqube,
+  sonarr,
   travis,
   trello,
   uptimerobot,
