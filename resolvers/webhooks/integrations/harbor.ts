@@ -5,7 +5,7 @@ import type { Integration, WebhookUser } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
 import { pythonRepr } from '../python.ts';
 import { rstrip } from './git.ts';
-import { jiraPeople } from './jira.ts';
+import { guessUser } from './jira.ts';
 import { first } from './servarr.ts';
 
 const NAME = 'Harbor';
@@ -48,8 +48,8 @@ function scanCompleted(payload: WildValue): string {
  */
 function operatorOf(payload: WildValue, users: readonly WebhookUser[]): string {
   const bold = `**${payload.get('operator').str()}**`;
-  const user = jiraPeople(users).guessFromJiraName(bold);
-  return user === null ? bold : `@**${user}**`;
+  const user = guessUser(users, bold);
+  return user === null ? bold : `@**${user.fullName}**`;
 }
 
 export const harbor: Integration = {

@@ -27,6 +27,7 @@ import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
 import { sonarqube } from './sonarqube.ts';
 import { sonarr } from './sonarr.ts';
+import { teamcity } from './teamcity.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
@@ -62,6 +63,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   slackIncoming,
   sonarqube,
   sonarr,
+  teamcity,
   travis,
   trello,
   uptimerobot,
