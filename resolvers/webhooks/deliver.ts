@@ -62,12 +62,15 @@ export async function deliverWebhook(ctx: Context, user: User, delivery: Webhook
     if (!integration.slackResponses) await tellOwnerWhy(ctx, user, integration, error);
     throw error;
   }
+  if (outcome.ownerNotice) await notifyBotOwner(ctx, user, outcome.ownerNotice(user.fullName, ctx.config.adminEmail));
   const sending = { ...ctx, clientName: clientName(integration) };
   const messageIds: number[] = [];
   for (const message of outcome.messages) {
     const eventType = message.eventType ?? outcome.eventType;
     if (eventType !== undefined && !wanted(eventType, delivery)) continue;
-    const id = await sendWebhookMessage(sending, user, addressOf(integration, delivery), message);
+    const id = message.directTo !== undefined
+      ? (await sendMessage(sending, user, { type: 'direct', to: [message.directTo], content: message.content })).id
+      : await sendWebhookMessage(sending, user, addressOf(integration, delivery), message);
     if (id !== null) messageIds.push(id);
   }
   const sender = outcome.answerWithSender ? { userId: user.id, email: user.email, fullName: user.fullName } : null;

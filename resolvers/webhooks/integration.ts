@@ -33,6 +33,11 @@ export interface WebhookMessage {
   content: string;
   /** This message's own event type, where one request reports several (a Grafana alert each); else the outcome's. */
   eventType?: string;
+  /**
+   * A user of the organization (an ID from the users `translate` got) the bot writes to directly,
+   * whatever the URL's channel (Zulip's check_send_private_message: TeamCity's personal builds).
+   */
+  directTo?: number;
 }
 
 export interface WebhookOutcome {
@@ -49,6 +54,11 @@ export interface WebhookOutcome {
    * the app to label the connection.
    */
   answerWithSender?: boolean;
+  /**
+   * A request the integration cannot use as configured but answers with success (TeamCity's payloads
+   * in another format): its bot's owner is told this (Zulip's rate-limited notice to the bot's owner).
+   */
+  ownerNotice?: (botName: string, supportEmail: string) => string;
 }
 
 /** A user of the organization, as integrations that name people see them (Jira). */

@@ -11,22 +11,28 @@ import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
+import { harbor } from './harbor.ts';
 import { heroku } from './heroku.ts';
+import { homeassistant } from './homeassistant.ts';
 import { ifttt } from './ifttt.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
+import { lidarr } from './lidarr.ts';
 import { netlify } from './netlify.ts';
 import { newrelic } from './newrelic.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { papertrail } from './papertrail.ts';
 import { pingdom } from './pingdom.ts';
+import { radarr } from './radarr.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
 import { sonarqube } from './sonarqube.ts';
+import { sonarr } from './sonarr.ts';
 import { splunk } from './splunk.ts';
 import { statuspage } from './statuspage.ts';
+import { teamcity } from './teamcity.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
@@ -46,22 +52,28 @@ export const INTEGRATIONS: readonly Integration[] = [
   gitlab,
   gogs,
   grafana,
+  harbor,
   heroku,
+  homeassistant,
   ifttt,
   jira,
   json,
+  lidarr,
   netlify,
   newrelic,
   opsgenie,
   pagerduty,
   papertrail,
   pingdom,
+  radarr,
   semaphore,
   sentry,
   slackIncoming,
   sonarqube,
+  sonarr,
   splunk,
   statuspage,
+  teamcity,
   travis,
   trello,
   uptimerobot,

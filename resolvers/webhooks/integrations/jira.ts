@@ -46,11 +46,18 @@ export function jiraPeople(users: readonly WebhookUser[]): JiraPeople {
       const wanted = email.trim().toLowerCase();
       return users.find((u) => u.deliveryEmail.toLowerCase() === wanted)?.fullName ?? null;
     },
-    guessFromJiraName: (jiraName) => {
-      const name = jiraName.toLowerCase();
-      return users.find((u) => u.isActive && (u.fullName.toLowerCase() === name || u.email.toLowerCase().startsWith(name)))?.fullName ?? null;
-    },
+    guessFromJiraName: (jiraName) => guessUser(users, jiraName)?.fullName ?? null,
   };
+}
+
+/**
+ * The organization's user Zulip guesses from a third party's name for someone (Jira, Harbor,
+ * TeamCity): the first (by ID) active user whose full name is `name`, or whose email starts with
+ * it, both case-insensitively (an empty name matches every email); null when none.
+ */
+export function guessUser(users: readonly WebhookUser[], name: string): WebhookUser | null {
+  const wanted = name.toLowerCase();
+  return users.find((u) => u.isActive && (u.fullName.toLowerCase() === wanted || u.email.toLowerCase().startsWith(wanted))) ?? null;
 }
 
 
