@@ -21,6 +21,7 @@ import { pagerduty } from './pagerduty.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
+import { stripe } from './stripe.ts';
 import { sonarqube } from './sonarqube.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
@@ -51,6 +52,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   semaphore,
   sentry,
   slackIncoming,
+  stripe,
   sonarqube,
   travis,
   trello,
