@@ -28,6 +28,7 @@ import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
 import { zapier } from './zapier.ts';
+import { zendesk } from './zendesk.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
@@ -59,6 +60,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   uptimerobot,
   zabbix,
   zapier,
+  zendesk,
 ];
 
 const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
