@@ -13,6 +13,7 @@ import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
 import { heroku } from './heroku.ts';
 import { ifttt } from './ifttt.ts';
+import { intercom } from './intercom.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
 import { netlify } from './netlify.ts';
@@ -45,6 +46,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   grafana,
   heroku,
   ifttt,
+  intercom,
   jira,
   json,
   netlify,
