@@ -15,6 +15,7 @@ import { harbor } from './harbor.ts';
 import { heroku } from './heroku.ts';
 import { homeassistant } from './homeassistant.ts';
 import { ifttt } from './ifttt.ts';
+import { intercom } from './intercom.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
 import { lidarr } from './lidarr.ts';
@@ -28,6 +29,7 @@ import { radarr } from './radarr.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
+import { stripe } from './stripe.ts';
 import { sonarqube } from './sonarqube.ts';
 import { sonarr } from './sonarr.ts';
 import { splunk } from './splunk.ts';
@@ -38,6 +40,7 @@ import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
 import { zapier } from './zapier.ts';
+import { zendesk } from './zendesk.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
@@ -56,6 +59,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   heroku,
   homeassistant,
   ifttt,
+  intercom,
   jira,
   json,
   lidarr,
@@ -69,6 +73,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   semaphore,
   sentry,
   slackIncoming,
+  stripe,
   sonarqube,
   sonarr,
   splunk,
@@ -79,6 +84,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   uptimerobot,
   zabbix,
   zapier,
+  zendesk,
 ];
 
 const byUrlName = new Map(INTEGRATIONS.map((i) => [i.urlName, i]));
