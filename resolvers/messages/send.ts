@@ -54,7 +54,8 @@ export type Recipient =
 
 /** Zulip truncates over-long content with a marker rather than refusing it. */
 export function normalizeContent(content: string): string {
-  const body = content.replace(/\s+$/, '');
+  // Zulip's normalize_body: trailing white space and leading blank lines go.
+  const body = content.replace(/\s+$/, '').replace(/^\n+/, '');
   if (!body.trim()) throw new BadRequestError('Message must not be empty');
   if (body.includes('\u0000')) throw new BadRequestError('Message must not contain null bytes');
   if (codePointLength(body) > MAX_MESSAGE_LENGTH) {

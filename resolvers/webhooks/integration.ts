@@ -25,6 +25,11 @@ export interface WebhookRequest {
   param(name: string): string | undefined;
   /** A URL option Zulip reads as JSON (`Json[bool]`): `true` or `false`, else refused; `fallback` when absent. */
   boolParam(name: string, fallback: boolean): boolean;
+  /**
+   * A parameter holding JSON (`Json[...]`: Travis CI's and Papertrail's form field `payload`), read
+   * as `name`: refused when absent (REQUEST_VARIABLE_MISSING) or not JSON.
+   */
+  jsonParam(name: string): WildValue;
 }
 
 /** One message to send: to the `stream` the URL names (the `topic` there wins) or the bot's owner. */

@@ -1,6 +1,6 @@
 // The third party's request as integrations read it (integration.ts WebhookRequest): built from what
 // the transport received, the same for REST and GraphQL.
-import { InvalidArgumentError, InvalidJsonError, MissingHttpEventHeaderError } from '../errors.ts';
+import { InvalidArgumentError, InvalidJsonError, MissingArgumentError, MissingHttpEventHeaderError } from '../errors.ts';
 import type { WebhookRequest } from './integration.ts';
 import { WildValue } from './payload.ts';
 
@@ -49,6 +49,16 @@ export class IncomingWebhookRequest implements WebhookRequest {
 
   param(name: string): string | undefined {
     return Object.hasOwn(this.params, name) ? this.params[name] : undefined;
+  }
+
+  jsonParam(name: string): WildValue {
+    const text = this.param(name);
+    if (text === undefined) throw new MissingArgumentError(name);
+    try {
+      return new WildValue(name, JSON.parse(text));
+    } catch {
+      throw new InvalidArgumentError(name, `${name} is not valid JSON`);
+    }
   }
 
   boolParam(name: string, fallback: boolean): boolean {

@@ -1,9 +1,8 @@
 // Papertrail's saved-search alerts, as Zulip's zerver/webhooks/papertrail renders them. Papertrail
 // posts a form whose `payload` field holds the search and its matching log events as JSON.
-import { BadRequestError, InvalidArgumentError, MissingArgumentError } from '../../errors.ts';
+import { BadRequestError } from '../../errors.ts';
 import type { Integration } from '../integration.ts';
 import { globalTime } from '../global-time.ts';
-import { WildValue } from '../payload.ts';
 
 /** How many events the message quotes; the rest are behind a link to the search. */
 const SHOWN_EVENTS = 4;
@@ -13,7 +12,7 @@ export const papertrail: Integration = {
   displayName: 'Papertrail',
   eventTypes: null,
   translate(request) {
-    const payload = formPayload(request.param('payload'));
+    const payload = request.jsonParam('payload');
     if (!payload.has('events')) throw new BadRequestError('Events key is missing from payload');
     const search = payload.get('saved_search');
     const url = search.get('html_search_url').str();
@@ -29,12 +28,3 @@ export const papertrail: Integration = {
     return { messages: [{ topic: 'logs', content: parts.join('\n') }] };
   },
 };
-
-function formPayload(field: string | undefined): WildValue {
-  if (field === undefined) throw new MissingArgumentError('payload');
-  try {
-    return new WildValue('payload', JSON.parse(field));
-  } catch {
-    throw new InvalidArgumentError('payload', 'payload is not valid JSON');
-  }
-}

@@ -1,9 +1,8 @@
 // Travis CI's build notifications, as Zulip's zerver/webhooks/travis renders them. Travis posts a
 // form whose `payload` field holds the build as JSON; its `type` (push, pull_request, api...) is
 // the event type.
-import { BadRequestError, InvalidArgumentError, MissingArgumentError } from '../../errors.ts';
+import { BadRequestError } from '../../errors.ts';
 import type { Integration } from '../integration.ts';
-import { WildValue } from '../payload.ts';
 import { pythonSplitlines } from '../python.ts';
 import { strip, topicWithBranch } from './git.ts';
 
@@ -23,7 +22,7 @@ export const travis: Integration = {
   displayName: 'Travis',
   eventTypes: ['push', 'pull_request', 'api'],
   translate(request) {
-    const build = buildOf(request.param('payload'));
+    const build = request.jsonParam('payload');
     // Zulip validates the whole build (a pydantic model) before it writes anything.
     const author = build.get('author_name').str();
     const statusMessage = build.get('status_message').str();
@@ -49,12 +48,3 @@ export const travis: Integration = {
     return { eventType: event, messages: [{ topic, content }] };
   },
 };
-
-function buildOf(field: string | undefined): WildValue {
-  if (field === undefined) throw new MissingArgumentError('payload');
-  try {
-    return new WildValue('payload', JSON.parse(field));
-  } catch {
-    throw new InvalidArgumentError('payload', 'payload is not valid JSON');
-  }
-}

@@ -2,7 +2,7 @@
 // payloads are trimmed to what the integration reads, in GitLab's documented shape.
 import { describe, expect, it } from 'vitest';
 import {
-  BadRequestError, InvalidJsonError, MissingHttpEventHeaderError, ParleyError, UnsupportedWebhookEventTypeError,
+  BadRequestError, InvalidJsonError, MissingHttpEventHeaderError, UnsupportedWebhookEventTypeError,
 } from '../../../resolvers/errors.ts';
 import { gitlab } from '../../../resolvers/webhooks/integrations/gitlab.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';

@@ -1,7 +1,6 @@
 // Expected messages are those of Zulip's zerver/webhooks/slack_incoming/tests.py; the payloads are
 // written here in the shape Slack documents for incoming webhooks.
 import { describe, expect, it } from 'vitest';
-import { ParleyError } from '../../../resolvers/errors.ts';
 import { integrationNamed } from '../../../resolvers/webhooks/integrations/index.ts';
 import { slackIncoming } from '../../../resolvers/webhooks/integrations/slack-incoming.ts';
 import { IncomingWebhookRequest } from '../../../resolvers/webhooks/request.ts';
