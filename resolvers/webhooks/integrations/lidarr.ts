@@ -1,10 +1,9 @@
 // Lidarr's webhook connection (Zulip's zerver/webhooks/lidarr): the payload's `eventType` names the
 // event, and an artist's events go to a topic named after them.
 import { UnsupportedWebhookEventTypeError } from '../../errors.ts';
-import type { Integration } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
 import { rstrip } from './git.ts';
-import { first, setupMessage } from './servarr.ts';
+import { first, setupMessage, servarrIntegration } from './servarr.ts';
 
 const NAME = 'Lidarr';
 
@@ -37,15 +36,4 @@ function content(event: string, payload: WildValue): string {
   throw new UnsupportedWebhookEventTypeError(NAME, event);
 }
 
-export const lidarr: Integration = {
-  urlName: 'lidarr',
-  displayName: NAME,
-  eventTypes: EVENT_TYPES,
-  translate(request) {
-    const payload = request.payload();
-    const event = payload.get('eventType').str();
-    const body = content(event, payload);
-    const topic = event === 'Test' ? 'Lidarr - Test' : artistName(payload);
-    return { eventType: event, messages: [{ topic, content: body }] };
-  },
-};
+export const lidarr = servarrIntegration('lidarr', NAME, EVENT_TYPES, content, (event, payload) => (event === 'Test' ? 'Lidarr - Test' : artistName(payload)));

@@ -1,9 +1,8 @@
 // Radarr's webhook connection (Zulip's zerver/webhooks/radarr): the payload's `eventType` names the
 // event, and a movie's events go to a topic named after it.
 import { BadRequestError, UnsupportedWebhookEventTypeError } from '../../errors.ts';
-import type { Integration } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
-import { first, healthMessage, healthTopic, setupMessage } from './servarr.ts';
+import { first, healthMessage, healthTopic, setupMessage, servarrIntegration } from './servarr.ts';
 
 const NAME = 'Radarr';
 
@@ -72,14 +71,4 @@ function topic(event: string, payload: WildValue): string {
   return movieTitle(payload);
 }
 
-export const radarr: Integration = {
-  urlName: 'radarr',
-  displayName: NAME,
-  eventTypes: EVENT_TYPES,
-  translate(request) {
-    const payload = request.payload();
-    const event = payload.get('eventType').str();
-    const body = content(event, payload);
-    return { eventType: event, messages: [{ topic: topic(event, payload), content: body }] };
-  },
-};
+export const radarr = servarrIntegration('radarr', NAME, EVENT_TYPES, content, topic);

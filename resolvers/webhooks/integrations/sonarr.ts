@@ -1,9 +1,8 @@
 // Sonarr's webhook connection (Zulip's zerver/webhooks/sonarr): the payload's `eventType` names the
 // event, and a series' events go to a topic named after it.
 import { UnsupportedWebhookEventTypeError } from '../../errors.ts';
-import type { Integration } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
-import { first, healthMessage, healthTopic, setupMessage } from './servarr.ts';
+import { first, healthMessage, healthTopic, setupMessage, servarrIntegration } from './servarr.ts';
 
 const NAME = 'Sonarr';
 
@@ -47,14 +46,4 @@ function topic(event: string, payload: WildValue): string {
   return seriesTitle(payload);
 }
 
-export const sonarr: Integration = {
-  urlName: 'sonarr',
-  displayName: NAME,
-  eventTypes: EVENT_TYPES,
-  translate(request) {
-    const payload = request.payload();
-    const event = payload.get('eventType').str();
-    const body = content(event, payload);
-    return { eventType: event, messages: [{ topic: topic(event, payload), content: body }] };
-  },
-};
+export const sonarr = servarrIntegration('sonarr', NAME, EVENT_TYPES, content, topic);
