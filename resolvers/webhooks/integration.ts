@@ -23,6 +23,8 @@ export interface WebhookRequest {
   eventHeader(name: string): string;
   /** A URL query parameter or form field (the integration's own options); undefined when absent. */
   param(name: string): string | undefined;
+  /** A parameter the third party always sends (Heroku's and Zendesk's form fields): refused as Zulip refuses a missing argument. */
+  requiredParam(name: string): string;
   /** A URL option Zulip reads as JSON (`Json[bool]`): `true` or `false`, else refused; `fallback` when absent. */
   boolParam(name: string, fallback: boolean): boolean;
   /**

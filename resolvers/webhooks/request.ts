@@ -51,6 +51,12 @@ export class IncomingWebhookRequest implements WebhookRequest {
     return Object.hasOwn(this.params, name) ? this.params[name] : undefined;
   }
 
+  requiredParam(name: string): string {
+    const value = this.param(name);
+    if (value === undefined) throw new MissingArgumentError(name);
+    return value;
+  }
+
   jsonParam(name: string): WildValue {
     const text = this.param(name);
     if (text === undefined) throw new MissingArgumentError(name);
