@@ -38,6 +38,7 @@ import { teamcity } from './teamcity.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
 import { uptimerobot } from './uptimerobot.ts';
+import { wekan } from './wekan.ts';
 import { wordpress } from './wordpress.ts';
 import { zabbix } from './zabbix.ts';
 import { zapier } from './zapier.ts';
@@ -83,6 +84,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   travis,
   trello,
   uptimerobot,
+  wekan,
   wordpress,
   zabbix,
   zapier,
