@@ -21,6 +21,7 @@ import { json } from './json.ts';
 import { lidarr } from './lidarr.ts';
 import { netlify } from './netlify.ts';
 import { newrelic } from './newrelic.ts';
+import { openproject } from './openproject.ts';
 import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { papertrail } from './papertrail.ts';
@@ -67,6 +68,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   lidarr,
   netlify,
   newrelic,
+  openproject,
   opsgenie,
   pagerduty,
   papertrail,
