@@ -26,6 +26,7 @@ import { opsgenie } from './opsgenie.ts';
 import { pagerduty } from './pagerduty.ts';
 import { papertrail } from './papertrail.ts';
 import { pingdom } from './pingdom.ts';
+import { pivotal } from './pivotal.ts';
 import { radarr } from './radarr.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
@@ -73,6 +74,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   pagerduty,
   papertrail,
   pingdom,
+  pivotal,
   radarr,
   semaphore,
   sentry,
