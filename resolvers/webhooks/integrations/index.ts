@@ -1,5 +1,6 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
+import { airbrake } from './airbrake.ts';
 import { alertmanager } from './alertmanager.ts';
 import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
@@ -43,6 +44,7 @@ import { zapier } from './zapier.ts';
 import { zendesk } from './zendesk.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
+  airbrake,
   alertmanager,
   azuredevops,
   bitbucket2,
