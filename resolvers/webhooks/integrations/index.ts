@@ -16,6 +16,7 @@ import { harbor } from './harbor.ts';
 import { heroku } from './heroku.ts';
 import { homeassistant } from './homeassistant.ts';
 import { ifttt } from './ifttt.ts';
+import { insping } from './insping.ts';
 import { intercom } from './intercom.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
@@ -38,6 +39,7 @@ import { statuspage } from './statuspage.ts';
 import { teamcity } from './teamcity.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
+import { updown } from './updown.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { zabbix } from './zabbix.ts';
 import { zapier } from './zapier.ts';
@@ -61,6 +63,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   heroku,
   homeassistant,
   ifttt,
+  insping,
   intercom,
   jira,
   json,
@@ -83,6 +86,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   teamcity,
   travis,
   trello,
+  updown,
   uptimerobot,
   zabbix,
   zapier,
