@@ -28,6 +28,7 @@ import { pagerduty } from './pagerduty.ts';
 import { papertrail } from './papertrail.ts';
 import { pingdom } from './pingdom.ts';
 import { radarr } from './radarr.ts';
+import { raygun } from './raygun.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
@@ -75,6 +76,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   papertrail,
   pingdom,
   radarr,
+  raygun,
   semaphore,
   sentry,
   slackIncoming,
