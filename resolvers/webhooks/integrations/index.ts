@@ -20,6 +20,7 @@ import { insping } from './insping.ts';
 import { intercom } from './intercom.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
+import { librato } from './librato.ts';
 import { lidarr } from './lidarr.ts';
 import { netlify } from './netlify.ts';
 import { newrelic } from './newrelic.ts';
@@ -68,6 +69,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   intercom,
   jira,
   json,
+  librato,
   lidarr,
   netlify,
   newrelic,
