@@ -1,5 +1,6 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
+import { airbrake } from './airbrake.ts';
 import { alertmanager } from './alertmanager.ts';
 import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
@@ -15,9 +16,11 @@ import { harbor } from './harbor.ts';
 import { heroku } from './heroku.ts';
 import { homeassistant } from './homeassistant.ts';
 import { ifttt } from './ifttt.ts';
+import { insping } from './insping.ts';
 import { intercom } from './intercom.ts';
 import { jira } from './jira.ts';
 import { json } from './json.ts';
+import { librato } from './librato.ts';
 import { lidarr } from './lidarr.ts';
 import { netlify } from './netlify.ts';
 import { newrelic } from './newrelic.ts';
@@ -28,6 +31,7 @@ import { papertrail } from './papertrail.ts';
 import { pingdom } from './pingdom.ts';
 import { pivotal } from './pivotal.ts';
 import { radarr } from './radarr.ts';
+import { raygun } from './raygun.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
@@ -39,6 +43,7 @@ import { statuspage } from './statuspage.ts';
 import { teamcity } from './teamcity.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
+import { updown } from './updown.ts';
 import { uptimerobot } from './uptimerobot.ts';
 import { wekan } from './wekan.ts';
 import { wordpress } from './wordpress.ts';
@@ -47,6 +52,7 @@ import { zapier } from './zapier.ts';
 import { zendesk } from './zendesk.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
+  airbrake,
   alertmanager,
   azuredevops,
   bitbucket2,
@@ -63,9 +69,11 @@ export const INTEGRATIONS: readonly Integration[] = [
   heroku,
   homeassistant,
   ifttt,
+  insping,
   intercom,
   jira,
   json,
+  librato,
   lidarr,
   netlify,
   newrelic,
@@ -76,6 +84,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   pingdom,
   pivotal,
   radarr,
+  raygun,
   semaphore,
   sentry,
   slackIncoming,
@@ -87,6 +96,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   teamcity,
   travis,
   trello,
+  updown,
   uptimerobot,
   wekan,
   wordpress,
