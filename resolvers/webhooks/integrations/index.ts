@@ -26,6 +26,7 @@ import { pagerduty } from './pagerduty.ts';
 import { papertrail } from './papertrail.ts';
 import { pingdom } from './pingdom.ts';
 import { radarr } from './radarr.ts';
+import { rundeck } from './rundeck.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
@@ -70,6 +71,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   papertrail,
   pingdom,
   radarr,
+  rundeck,
   semaphore,
   sentry,
   slackIncoming,
