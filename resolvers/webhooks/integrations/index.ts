@@ -1,6 +1,7 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
+import { appveyor } from './appveyor.ts';
 import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
 import { bitbucket3 } from './bitbucket3.ts';
@@ -45,6 +46,7 @@ import { zendesk } from './zendesk.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
+  appveyor,
   azuredevops,
   bitbucket2,
   bitbucket3,
