@@ -1,6 +1,7 @@
 // Every incoming-webhook integration Parley offers, by URL name. One line per integration.
 import type { Integration } from '../integration.ts';
 import { alertmanager } from './alertmanager.ts';
+import { ansibletower } from './ansibletower.ts';
 import { appveyor } from './appveyor.ts';
 import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
@@ -46,6 +47,7 @@ import { zendesk } from './zendesk.ts';
 
 export const INTEGRATIONS: readonly Integration[] = [
   alertmanager,
+  ansibletower,
   appveyor,
   azuredevops,
   bitbucket2,
