@@ -11,6 +11,7 @@ import { circleci } from './circleci.ts';
 import { gitea } from './gitea.ts';
 import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
+import { gocd } from './gocd.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
 import { harbor } from './harbor.ts';
@@ -58,6 +59,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   github,
   githubSponsors,
   gitlab,
+  gocd,
   gogs,
   grafana,
   harbor,
