@@ -148,7 +148,7 @@ describe('refusals', () => {
   });
 
   it('refuses a job without hosts', () => {
-    const { hosts: _h, ...payload } = deployJob('successful', []);
+    const { hosts: _h, ...payload } = deployJob('successful', []) as Record<string, unknown>;
     expect(refusalOf(() => translate(payload)).message).toBe('payload["hosts"] is missing');
   });
 
