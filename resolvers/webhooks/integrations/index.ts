@@ -2,6 +2,8 @@
 import type { Integration } from '../integration.ts';
 import { airbrake } from './airbrake.ts';
 import { alertmanager } from './alertmanager.ts';
+import { ansibletower } from './ansibletower.ts';
+import { appveyor } from './appveyor.ts';
 import { azuredevops } from './azuredevops.ts';
 import { bitbucket2 } from './bitbucket2.ts';
 import { bitbucket3 } from './bitbucket3.ts';
@@ -10,6 +12,7 @@ import { circleci } from './circleci.ts';
 import { gitea } from './gitea.ts';
 import { github, githubSponsors } from './github/index.ts';
 import { gitlab } from './gitlab.ts';
+import { gocd } from './gocd.ts';
 import { gogs } from './gogs.ts';
 import { grafana } from './grafana.ts';
 import { harbor } from './harbor.ts';
@@ -32,14 +35,15 @@ import { pingdom } from './pingdom.ts';
 import { pivotal } from './pivotal.ts';
 import { radarr } from './radarr.ts';
 import { raygun } from './raygun.ts';
+import { rundeck } from './rundeck.ts';
 import { semaphore } from './semaphore.ts';
 import { sentry } from './sentry.ts';
 import { slackIncoming } from './slack-incoming.ts';
-import { stripe } from './stripe.ts';
 import { sonarqube } from './sonarqube.ts';
 import { sonarr } from './sonarr.ts';
 import { splunk } from './splunk.ts';
 import { statuspage } from './statuspage.ts';
+import { stripe } from './stripe.ts';
 import { teamcity } from './teamcity.ts';
 import { travis } from './travis.ts';
 import { trello } from './trello/index.ts';
@@ -54,6 +58,8 @@ import { zendesk } from './zendesk.ts';
 export const INTEGRATIONS: readonly Integration[] = [
   airbrake,
   alertmanager,
+  ansibletower,
+  appveyor,
   azuredevops,
   bitbucket2,
   bitbucket3,
@@ -63,6 +69,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   github,
   githubSponsors,
   gitlab,
+  gocd,
   gogs,
   grafana,
   harbor,
@@ -85,14 +92,15 @@ export const INTEGRATIONS: readonly Integration[] = [
   pivotal,
   radarr,
   raygun,
+  rundeck,
   semaphore,
   sentry,
   slackIncoming,
-  stripe,
   sonarqube,
   sonarr,
   splunk,
   statuspage,
+  stripe,
   teamcity,
   travis,
   trello,
