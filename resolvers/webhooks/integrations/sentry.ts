@@ -5,6 +5,7 @@
 import { BadRequestError, UnsupportedWebhookEventTypeError } from '../../errors.ts';
 import type { Integration, WebhookOutcome, WebhookRequest } from '../integration.ts';
 import type { WildValue } from '../payload.ts';
+import { globalTime } from '../global-time.ts';
 import { pythonRepr } from '../python.ts';
 
 const NAME = 'Sentry';
@@ -81,7 +82,7 @@ function eventMessage(event: WildValue, pluginLink?: EventLink): [string, string
     throw new UnsupportedWebhookEventTypeError(NAME, 'Raven SDK');
   }
   const level = event.get('level').str();
-  const link = pluginLink ?? { webUrl: event.get('web_url').str(), time: isoGlobalTime(event.get('datetime')) };
+  const link = pluginLink ?? { webUrl: event.get('web_url').str(), time: globalTime(event.get('datetime')) };
   const details = `**level:** ${level}\n**timestamp:** ${link.time}`;
 
   if (event.has('exception')) {
@@ -125,7 +126,7 @@ function tracebackLines(lines: WildValue): string {
 
 function issueMessage(action: string, issue: WildValue, actor: WildValue): [string, string] {
   const title = issue.get('title').str();
-  const time = isoGlobalTime(issue.get('lastSeen'));
+  const time = globalTime(issue.get('lastSeen'));
   const assignedTo = issue.get('assignedTo');
   let assignee = 'No one';
   if (assignedTo.truthy()) {
@@ -193,25 +194,6 @@ function urlJoin(base: string, relative: string): string {
 }
 
 // ---- Zulip's global times (`<time:2020-04-28T13:56:05+00:00>`): whole seconds, the offset as sent ----
-
-const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:(Z)|([+-])(\d{2})(?::?(\d{2})(?::?(\d{2}))?)?)$/i;
-
-/** An ISO 8601 time with a zone, as Python's fromisoformat reads it. */
-function isoGlobalTime(value: WildValue): string {
-  const match = ISO_DATETIME.exec(value.str());
-  if (!match) throw invalidTime(value);
-  const [, year, month, day, hour, minute, second = '00', zulu, sign, offsetHours = '00', offsetMinutes = '00', offsetSeconds = '00'] = match;
-  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
-  const valid = Number(year) >= 1 && Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1
-    && Number(day) <= daysInMonth && Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59
-    && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59 && Number(offsetSeconds) <= 59;
-  if (!valid) throw invalidTime(value);
-  let offset = '+00:00';
-  if (!zulu && `${offsetHours}${offsetMinutes}${offsetSeconds}` !== '000000') {
-    offset = `${sign}${offsetHours}:${offsetMinutes}${offsetSeconds === '00' ? '' : `:${offsetSeconds}`}`;
-  }
-  return `<time:${year}-${month}-${day}T${hour}:${minute}:${second}${offset}>`;
-}
 
 // Python's datetime spans years 1 to 9999.
 const MIN_EPOCH_SECONDS = -62135596800;

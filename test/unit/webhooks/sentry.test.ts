@@ -696,7 +696,7 @@ describe('other resources and malformed payloads', () => {
   it('refuses times Python could not read', () => {
     const event = (datetime: unknown) => eventAlert({ title: 't', platform: 'go', level: 'info', web_url: 'u', logentry: {}, datetime });
     for (const datetime of ['2020-04-28T14:05:04', 'yesterday', '2020-02-30T00:00:00Z', '2020-04-28T24:00:00Z']) {
-      expectBadRequest(event(datetime), 'payload["data"]["event"]["datetime"] is not a valid time');
+      expectBadRequest(event(datetime), 'payload["data"]["event"]["datetime"] is not a date and time with a time zone');
     }
     expectBadRequest(
       pluginEvent('https://sentry.example/issues/1/', { event_id: 'abc', title: 't', platform: 'go', level: 'info', received: 1e300, logentry: {} }),
