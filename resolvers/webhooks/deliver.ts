@@ -68,9 +68,7 @@ export async function deliverWebhook(ctx: Context, user: User, delivery: Webhook
   for (const message of outcome.messages) {
     const eventType = message.eventType ?? outcome.eventType;
     if (eventType !== undefined && !wanted(eventType, delivery)) continue;
-    const id = message.directTo !== undefined
-      ? (await sendMessage(sending, user, { type: 'direct', to: [message.directTo], content: message.content })).id
-      : await sendWebhookMessage(sending, user, addressOf(integration, delivery), message);
+    const id = await sendWebhookMessage(sending, user, addressOf(integration, delivery), message);
     if (id !== null) messageIds.push(id);
   }
   const sender = outcome.answerWithSender ? { userId: user.id, email: user.email, fullName: user.fullName } : null;
@@ -114,11 +112,13 @@ function wanted(eventType: string, { onlyEvents, excludeEvents }: WebhookDeliver
   return true;
 }
 
-/** Sends one message where the URL says; its ID, or null where the channel does not exist. */
+/** Sends one message where the URL (or the integration) says; its ID, or null where the channel does not exist. */
 async function sendWebhookMessage(ctx: Context, user: User, delivery: Address, message: WebhookMessage): Promise<number | null> {
-  if (delivery.stream == null) {
-    // A person's own webhook URL without a channel reaches them; a bot's, its owner.
-    return (await sendMessage(ctx, user, { type: 'direct', to: [user.botOwnerId ?? user.id], content: message.content })).id;
+  if (message.directTo !== undefined || delivery.stream == null) {
+    // The person the integration names; else, without a channel, a bot's owner (a person's own
+    // webhook URL reaches them).
+    const to = message.directTo ?? user.botOwnerId ?? user.id;
+    return (await sendMessage(ctx, user, { type: 'direct', to: [to], content: message.content })).id;
   }
   const byId = /^\d+$/.test(delivery.stream);
   try {

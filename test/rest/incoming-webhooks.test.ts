@@ -192,6 +192,13 @@ describe('GraphQL', () => {
     expect(res.body, JSON.stringify(res.body)).toEqual({ data: { deliverWebhook: { messageIds: [message.id], sender: null } } });
   });
 
+  it('refuses callers without credentials, and integrations that do not exist', async () => {
+    const anonymous = await graphql(t.baseUrl, 'mutation { deliverWebhook(integration: "json", request: { body: "{}" }) { messageIds } }');
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    const unknown = await graphql(t.baseUrl, '{ checkWebhookUrl(integration: "no-such-integration") }', {}, hookBot);
+    expect(unknown.body.errors?.[0]).toMatchObject({ message: 'Endpoint not found' });
+  });
+
   it('refuses headers that are not an object of strings', async () => {
     const res = await graphql(t.baseUrl, 'mutation { deliverWebhook(integration: "json", request: { body: "{}", headers: [1] }) { messageIds } }', {}, hookBot);
     expect(res.body.errors?.[0]).toMatchObject({ message: 'headers must be an object of strings' });
@@ -307,6 +314,22 @@ describe('integrations through HTTP', () => {
     expect(await newestInCode()).toMatchObject({ subject: 'slack', content: '**deployed**' });
     const bad = await hook('slack_incoming', { apiKey: chattyBot.apiKey, query: { stream: 'code' }, body: 'not json' });
     expect(bad).toEqual({ status: 400, body: { ok: false, error: 'Malformed JSON' } });
+  });
+
+  it("sends TeamCity's personal build to the person who started it, whatever the URL's channel", async () => {
+    const log = 'http://teamcity/viewLog.html?buildTypeId=P_C&buildId=1';
+    const body = JSON.stringify({
+      build: {
+        buildFullName: 'P :: C', buildName: 'C', buildStatusUrl: log, buildNumber: '7', buildResult: 'success', buildResultDelta: 'fixed',
+        buildStatus: 'ok', triggeredBy: `${alice.fullName};alice`, notifyType: 'buildFinished',
+        teamcityProperties: [{ name: 'env.BUILD_IS_PERSONAL', value: 'true' }, { name: 'teamcity.build.triggeredBy.username', value: 'alice' }],
+      },
+    });
+    const res = await hook('teamcity', { apiKey: chattyBot.apiKey, query: { stream: 'code' }, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const message = await newest(t.client(alice), [{ operator: 'dm', operand: [chattyBot.userId] }]);
+    expect(message).toMatchObject({ sender_id: chattyBot.userId, type: 'private' });
+    expect(message.content).toMatch(/^Your personal build for P :: C build 7 has been fixed!/);
   });
 
   it("filters Grafana's alerts one by one, by their own status", async () => {
